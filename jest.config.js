@@ -1,0 +1,16 @@
+// Two projects: unit (pure code, fakes; fast, parallel) and integration (real containerd; run in band).
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] };
+module.exports = {
+  projects: [
+    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, testEnvironment: 'node' },
+    {
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,8 @@
+// Original file: null
+
+
+export interface Empty {
+}
+
+export interface Empty__Output {
+}

@@ -1,0 +1,13 @@
+// Original file: github.com/containerd/cgroups/stats/v1/metrics.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface PidsStat {
+  'current'?: (number | string | Long);
+  'limit'?: (number | string | Long);
+}
+
+export interface PidsStat__Output {
+  'current': (string);
+  'limit': (string);
+}

@@ -1,0 +1,14 @@
+// Original file: github.com/containerd/cgroups/stats/v1/metrics.proto
+
+
+export interface RdmaEntry {
+  'device'?: (string);
+  'hca_handles'?: (number);
+  'hca_objects'?: (number);
+}
+
+export interface RdmaEntry__Output {
+  'device': (string);
+  'hca_handles': (number);
+  'hca_objects': (number);
+}

@@ -1,0 +1,75 @@
+// The composition root: config → logger → containerd client → stores → services → event bridge → app → listen.
+// Nothing else constructs services; no module holds a singleton.
+import * as fs from 'node:fs';
+import type { Config } from './config';
+import type { Logger } from './log';
+import { Containerd } from './containerd/client';
+import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
+import { createApp, Route } from './http/app';
+import { listen, Listener } from './http/server';
+import { EventBus } from './events/bus';
+import { SystemService } from './services/system';
+import { systemRoutes } from './handlers/system';
+import { swarmRoutes } from './handlers/swarm';
+import { BERTH_VERSION } from './version';
+
+export interface Daemon {
+  config: Config;
+  ctr: Containerd;
+  events: EventBus;
+  listeners: Listener[];
+  /** Reloads configuration on SIGHUP (issue 7 emits the daemon reload event). */
+  reload?: () => void;
+  /** Stops serving. Containers keep running: they belong to containerd. */
+  close(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  /** Skip listening (tests that drive the app directly). */
+  noListen?: boolean;
+}
+
+async function resolveContainerd(config: Config, logger: Logger): Promise<{ address: string; supervisor?: ContainerdSupervisor }> {
+  if (config.containerd) {
+    if (await socketAlive(config.containerd, 1000)) return { address: config.containerd };
+    logger.warn('containerd is not reachable; starting berth\'s own', { address: config.containerd });
+  }
+  const sup = new ContainerdSupervisor(ownContainerdPaths(config.dataRoot, config.execRoot), logger);
+  return { address: await sup.ensure(), supervisor: sup };
+}
+
+export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
+  for (const d of [config.dataRoot, config.execRoot]) fs.mkdirSync(d, { recursive: true, mode: 0o711 });
+  const { address, supervisor } = await resolveContainerd(config, logger);
+  const ctr = new Containerd({ address, namespace: config.namespace });
+  await ctr.waitReady(15_000);
+
+  const events = new EventBus();
+  const system = new SystemService({ ctr, config, eventListeners: () => events.listeners });
+
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes()];
+
+  const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
+  const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));
+  for (const l of listeners) logger.info('API listen on ' + l.address);
+
+  return {
+    config,
+    ctr,
+    events,
+    listeners,
+    async close() {
+      await Promise.all(
+        listeners.map(
+          (l) =>
+            new Promise<void>((resolve) => {
+              l.server.close(() => resolve());
+              l.server.closeAllConnections();
+            }),
+        ),
+      );
+      supervisor?.close();
+      ctr.close();
+    },
+  };
+}

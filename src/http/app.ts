@@ -1,0 +1,120 @@
+// The express app: version prefix handling, the reference's common headers, route registration, one error writer,
+// and the reference's 404 for unknown routes. Connections that ask for `Upgrade:` (attach, exec start, websocket)
+// are fed through the same app with their raw socket available for hijacking (see server.ts and hijack.ts).
+import express, { NextFunction, Request, Response } from 'express';
+import type { Socket } from 'node:net';
+import { invalidParameter } from '../errors';
+import { compareVersions, DEFAULT_API_VERSION, MAX_API_VERSION, MIN_API_VERSION } from '../translate/version/features';
+import { writeError, writeJSON } from './respond';
+import type { Logger } from '../log';
+
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
+
+export interface ApiRequest extends Request {
+  apiVersion: string;
+  /** Set for requests that arrived as an HTTP upgrade: the raw socket and any bytes read past the headers. */
+  upgrade?: { socket: Socket; head: Buffer };
+  /** Set by hijack(): the app must not touch the response any more. */
+  hijacked?: boolean;
+}
+
+export type Handler = (req: ApiRequest, res: Response) => Promise<void> | void;
+
+export interface Route {
+  method: Method;
+  /** express path ("/containers/:id/json") or a RegExp with named groups for names containing "/". */
+  path: string | RegExp;
+  handler: Handler;
+}
+
+export interface AppOptions {
+  routes: Route[];
+  serverVersion: string;
+  corsHeader?: string;
+  logger?: Logger;
+}
+
+const VERSION_PREFIX = /^\/v([0-9.]+)(\/.*)?$/;
+
+export function createApp(opts: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'extended');
+
+  const commonHeaders: Record<string, string> = {
+    'Api-Version': MAX_API_VERSION,
+    'Docker-Experimental': 'false',
+    Ostype: 'linux',
+    Server: `berth/${opts.serverVersion} (linux)`,
+  };
+
+  if (opts.corsHeader) {
+    const origin = opts.corsHeader;
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Allow-Headers', 'Origin, X-Requested-With, Content-Type, Accept, X-Registry-Auth');
+      res.setHeader('Access-Control-Allow-Methods', 'HEAD, GET, POST, DELETE, PUT, OPTIONS');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(200);
+        res.end();
+        return;
+      }
+      next();
+    });
+  }
+
+  // Version prefix: /v1.24/containers/json → apiVersion 1.24, url /containers/json.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const r = req as ApiRequest;
+    const q = req.url.indexOf('?');
+    const pathname = q < 0 ? req.url : req.url.slice(0, q);
+    const m = VERSION_PREFIX.exec(pathname);
+    if (!m) {
+      r.apiVersion = DEFAULT_API_VERSION;
+      return next();
+    }
+    const v = m[1];
+    r.apiVersion = v;
+    req.url = (m[2] ?? '/') + (q < 0 ? '' : req.url.slice(q));
+    for (const [k, val] of Object.entries(commonHeaders)) res.setHeader(k, val);
+    if (!/^[0-9]+\.[0-9]+$/.test(v)) return writeError(res, invalidParameter(`invalid API version ${v}`), DEFAULT_API_VERSION);
+    if (compareVersions(v, MIN_API_VERSION) < 0)
+      return writeError(
+        res,
+        invalidParameter(`client version ${v} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`),
+        v,
+      );
+    if (compareVersions(v, MAX_API_VERSION) > 0)
+      return writeError(res, invalidParameter(`client version ${v} is too new. Maximum supported API version is ${MAX_API_VERSION}`), v);
+    next();
+  });
+
+  for (const route of opts.routes) {
+    app[route.method](route.path as string, async (req: Request, res: Response) => {
+      const r = req as ApiRequest;
+      for (const [k, val] of Object.entries(commonHeaders)) res.setHeader(k, val);
+      try {
+        await route.handler(r, res);
+      } catch (err) {
+        if (r.hijacked) {
+          opts.logger?.debug('error after hijack', { err: String(err), path: req.path });
+          r.upgrade?.socket.destroy();
+          return;
+        }
+        if (!res.headersSent) {
+          const status = (err as { kind?: string })?.kind ? undefined : 500;
+          if (status === 500) opts.logger?.error('handler failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
+        }
+        writeError(res, err, r.apiVersion);
+      }
+    });
+  }
+
+  // The reference's answer for an unknown route: 404 {"message":"page not found"} with none of the common headers.
+  app.use((_req: Request, res: Response) => {
+    for (const k of Object.keys(commonHeaders)) res.removeHeader(k);
+    writeJSON(res, 404, { message: 'page not found' });
+  });
+  return app;
+}

@@ -1,0 +1,60 @@
+// Hijacking the connection for attach and exec start: answer 101 (when the client asked for `Upgrade: tcp`) or
+// 200 with the raw-stream content type, then hand back the duplex socket.
+import type { Response } from 'express';
+import { Duplex } from 'node:stream';
+import type { ApiRequest } from './app';
+
+export const RAW_STREAM = 'application/vnd.docker.raw-stream';
+export const MULTIPLEXED_STREAM = 'application/vnd.docker.multiplexed-stream';
+
+export interface Hijacked {
+  /** Bytes the client sends (stdin) and bytes to send it. */
+  stream: Duplex;
+  /** Whether the connection was upgraded (101) and so carries stdin. */
+  upgraded: boolean;
+  /** Bytes the client sent after the request headers (already read from the socket). */
+  head: Buffer;
+}
+
+/**
+ * Takes over the connection. For an upgrade request the 101 is written straight on the socket (as the engine does,
+ * with `Connection: Upgrade` and `Upgrade: tcp`); otherwise a 200 with no length is written through the response
+ * and the stream is output-only.
+ */
+export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM): Hijacked {
+  req.hijacked = true;
+  if (req.upgrade) {
+    const { socket, head } = req.upgrade;
+    const headers = [
+      'HTTP/1.1 101 UPGRADED',
+      `Content-Type: ${contentType}`,
+      'Connection: Upgrade',
+      'Upgrade: tcp',
+      `Api-Version: ${res.getHeader('Api-Version') ?? ''}`,
+      'Docker-Experimental: false',
+      'Ostype: linux',
+      `Server: ${res.getHeader('Server') ?? ''}`,
+    ];
+    socket.write(headers.join('\r\n') + '\r\n\r\n');
+    socket.setNoDelay(true);
+    socket.setTimeout(0);
+    return { stream: socket, upgraded: true, head };
+  }
+  res.writeHead(200, { 'Content-Type': contentType });
+  res.flushHeaders();
+  req.socket.setNoDelay(true);
+  req.socket.setTimeout(0);
+  // Output-only: without an upgrade the connection still belongs to the HTTP parser, so it carries no stdin.
+  const out = new Duplex({
+    write(chunk, _enc, cb) {
+      res.write(chunk, cb);
+    },
+    final(cb) {
+      res.end(cb);
+    },
+    read() {},
+  });
+  out.push(null);
+  res.on('close', () => out.destroy());
+  return { stream: out, upgraded: false, head: Buffer.alloc(0) };
+}

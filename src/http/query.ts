@@ -1,0 +1,105 @@
+// Query and body parsing the way the engine parses them.
+import type { Request } from 'express';
+import { invalidParameter } from '../errors';
+
+type Query = Record<string, unknown>;
+
+function first(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (Array.isArray(v)) return v.length ? String(v[0]) : undefined;
+  return v === undefined ? undefined : String(v);
+}
+
+export function queryString(req: Request, name: string): string | undefined {
+  return first(req.query as Query, name);
+}
+
+/** All values of a repeated query parameter (`names=a&names=b`). */
+export function queryStrings(req: Request, name: string): string[] {
+  const v = (req.query as Query)[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** Engine boolean rule (httputils.BoolValue): "", "0", "no", "false", "none" are false; anything else is true. */
+export function queryBool(req: Request, name: string, dflt = false): boolean {
+  const v = first(req.query as Query, name);
+  if (v === undefined) return dflt;
+  const s = v.trim().toLowerCase();
+  return !(s === '' || s === '0' || s === 'no' || s === 'false' || s === 'none');
+}
+
+/** Whether the parameter is present with a non-empty value (httputils.BoolValueOrDefault). */
+export function queryHas(req: Request, name: string): boolean {
+  const v = first(req.query as Query, name);
+  return v !== undefined && v !== '';
+}
+
+export function queryInt(req: Request, name: string, dflt: number): number {
+  const v = first(req.query as Query, name);
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw invalidParameter(`strconv.ParseInt: parsing "${v}": invalid syntax`);
+  return n;
+}
+
+/** `filters` JSON (map of name → list, or the old name → {value: true} form). */
+export function queryFilters(req: Request): Map<string, string[]> {
+  const raw = first(req.query as Query, 'filters');
+  const out = new Map<string, string[]>();
+  if (!raw) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw invalidParameter(`invalid filter '${raw}'`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidParameter(`invalid filter '${raw}'`);
+  for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+    if (Array.isArray(v)) out.set(k, v.map(String));
+    else if (v && typeof v === 'object') out.set(k, Object.keys(v as object).filter((x) => (v as Record<string, unknown>)[x]));
+    else throw invalidParameter(`invalid filter '${raw}'`);
+  }
+  return out;
+}
+
+const MAX_JSON_BODY = 64 << 20;
+
+export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > limit) throw invalidParameter('request body too large');
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON request body. Like the engine: a body with a non-JSON Content-Type is refused; an empty body is
+ * `undefined` (the caller decides whether that is allowed); malformed JSON is a 400.
+ */
+export async function readJSON<T = unknown>(req: Request): Promise<T | undefined> {
+  const body = await readBody(req);
+  if (body.length === 0 || body.toString('utf8').trim() === '') return undefined;
+  const ct = req.headers['content-type'];
+  if (ct !== undefined && ct !== '') {
+    const mt = ct.split(';')[0].trim().toLowerCase();
+    if (mt !== 'application/json') throw invalidParameter(`Content-Type specified (${ct}) must be 'application/json'`);
+  }
+  try {
+    return JSON.parse(body.toString('utf8')) as T;
+  } catch (e) {
+    throw invalidParameter(jsonErrorMessage(body.toString('utf8'), e));
+  }
+}
+
+function jsonErrorMessage(text: string, e: unknown): string {
+  const m = /position (\d+)/.exec(String((e as Error)?.message ?? ''));
+  if (m) {
+    const ch = text[Number(m[1])];
+    if (ch !== undefined) return `invalid character '${ch}' looking for beginning of value`;
+  }
+  return 'unexpected end of JSON input';
+}

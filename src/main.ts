@@ -1,0 +1,49 @@
+// bin/berthd entry point: flags → daemon; clean shutdown on SIGTERM/SIGINT.
+import { parseArgs, USAGE, UsageError } from './config';
+import { createLogger } from './log';
+import { startDaemon } from './daemon';
+import { BERTH_VERSION } from './version';
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`berthd: ${err.message}\nSee 'berthd --help'.\n`);
+      process.exit(125);
+    }
+    throw err;
+  }
+  if (parsed === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (parsed === 'version') {
+    process.stdout.write(`berth version ${BERTH_VERSION}\n`);
+    return;
+  }
+  const logger = createLogger(parsed.logLevel);
+  const daemon = await startDaemon(parsed, logger);
+  let closing = false;
+  const shutdown = (sig: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info(`received ${sig}, shutting down`);
+    const force = setTimeout(() => process.exit(0), 10_000);
+    force.unref();
+    daemon.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGHUP', () => daemon.reload?.());
+  logger.info('berth is ready', { version: BERTH_VERSION });
+}
+
+main().catch((err) => {
+  process.stderr.write(`berthd: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+// /version and /info bodies, per API version — pure.
+import type { SystemInfo, VersionInfo } from '../../services/system';
+import { ApiVersion, MAX_API_VERSION, supports } from '../version/features';
+
+export function toVersionJSON(v: VersionInfo): Record<string, unknown> {
+  return {
+    Version: v.version,
+    ApiVersion: MAX_API_VERSION,
+    GitCommit: v.gitCommit,
+    GoVersion: `node ${v.runtime}`,
+    Os: v.os,
+    Arch: v.arch,
+    KernelVersion: v.kernelVersion,
+    Experimental: false,
+    BuildTime: v.buildTime,
+  };
+}
+
+export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, unknown> {
+  const runtimeLine = `containerd ${i.version.containerd.version}, runc ${i.version.runc.version}`;
+  const out: Record<string, unknown> = {
+    ID: i.id,
+    Containers: i.counts.total,
+    ContainersRunning: i.counts.running,
+    ContainersPaused: i.counts.paused,
+    ContainersStopped: i.counts.stopped,
+    Images: i.images,
+    Driver: 'overlayfs',
+    DriverStatus: [
+      ['Backing Filesystem', i.backingFs],
+      ['Snapshotter', 'containerd overlayfs'],
+    ],
+    SystemStatus: null,
+    Plugins: { Volume: ['local'], Network: ['bridge', 'host', 'null'], Authorization: null },
+    MemoryLimit: i.memoryLimit,
+    SwapLimit: i.swapLimit,
+    KernelMemory: i.kernelMemory,
+    CpuCfsPeriod: i.cpuCfs,
+    CpuCfsQuota: i.cpuCfs,
+    CPUShares: i.cpuShares,
+    CPUSet: i.cpuSet,
+    PidsLimit: i.pidsLimit,
+    IPv4Forwarding: i.ipv4Forwarding,
+    BridgeNfIptables: i.bridgeNfIptables,
+    BridgeNfIp6tables: i.bridgeNfIp6tables,
+    Debug: i.debug,
+    NFd: i.nfd,
+    OomKillDisable: i.oomKillDisable,
+    NGoroutines: i.nHandles,
+    SystemTime: i.systemTime,
+    ExecutionDriver: runtimeLine,
+    LoggingDriver: 'json-file',
+    CgroupDriver: 'cgroupfs',
+    NEventsListener: i.nEventsListener,
+    KernelVersion: i.kernelVersion,
+    OperatingSystem: i.operatingSystem,
+    OSType: 'linux',
+    Architecture: i.architecture,
+    IndexServerAddress: 'https://index.docker.io/v1/',
+    RegistryConfig: {
+      InsecureRegistryCIDRs: ['127.0.0.0/8'],
+      IndexConfigs: { 'docker.io': { Name: 'docker.io', Mirrors: [], Secure: true, Official: true } },
+      Mirrors: [],
+    },
+    InitSha1: '',
+    InitPath: '',
+    NCPU: i.ncpu,
+    MemTotal: i.memTotal,
+    DockerRootDir: i.dataRoot,
+    HttpProxy: i.httpProxy,
+    HttpsProxy: i.httpsProxy,
+    NoProxy: i.noProxy,
+    Name: i.name,
+    Labels: [],
+    ExperimentalBuild: false,
+    ServerVersion: i.version.version,
+    ClusterStore: '',
+    ClusterAdvertise: '',
+  };
+  if (supports(version, 'InfoSwarm')) {
+    Object.assign(out, {
+      SecurityOptions: [],
+      Runtimes: { runc: { path: 'runc' } },
+      DefaultRuntime: 'runc',
+      Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null, Nodes: 0, Managers: 0, Cluster: { ID: '', Version: {}, CreatedAt: '0001-01-01T00:00:00Z', UpdatedAt: '0001-01-01T00:00:00Z', Spec: { Orchestration: {}, Raft: { ElectionTick: 0, HeartbeatTick: 0 }, Dispatcher: {}, CAConfig: {}, TaskDefaults: {} } } },
+      LiveRestoreEnabled: true,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+// The ONLY place that knows how API versions differ. Every difference is a named feature with the version it
+// starts at (and, for removed things, the last version that has it). Ask supports(v, feature).
+
+export type ApiVersion = string; // "1.18" ... "1.24"
+
+export const MIN_API_VERSION = '1.18';
+export const MAX_API_VERSION = '1.24';
+export const DEFAULT_API_VERSION = MAX_API_VERSION;
+
+interface Range {
+  since?: string;
+  until?: string; // inclusive
+}
+
+export const FEATURES = {
+  // errors
+  JsonErrors: { since: '1.24' },
+  // system
+  InfoSwarm: { since: '1.24' },
+  // containers: list
+  ListImageID: { since: '1.22' },
+  ListHostConfig: { since: '1.22' },
+  ListNetworkSettings: { since: '1.22' },
+  ListState: { since: '1.24' },
+  ListMounts: { since: '1.24' },
+  ListFilterStatusCreated: { since: '1.20' },
+  ListFilterStatusDead: { since: '1.22' },
+  ListFilterIsolation: { since: '1.22' },
+  ListFilterAncestorEtc: { since: '1.24' },
+  // containers: inspect
+  InspectExecDriver: { until: '1.20' },
+  InspectMounts: { since: '1.20' },
+  InspectVolumesRW: { until: '1.19' },
+  InspectStateDeadStatus: { since: '1.22' },
+  InspectSize: { since: '1.22' },
+  InspectNetworks: { since: '1.22' },
+  InspectPortMapping: { until: '1.20' },
+  ConfigPortSpecs: { until: '1.19' },
+  MountNameDriverPropagation: { since: '1.22' },
+  // containers: create
+  CreateHostnameRFC1123: { since: '1.24' },
+  CreateResourcesInConfig: { until: '1.18' },
+  NamedVolumeBinds: { since: '1.22' },
+  CustomNetworks: { since: '1.22' },
+  UnlessStopped: { since: '1.22' },
+  // streams
+  AttachDetachKeys: { since: '1.24' },
+  AttachPausedConflict: { since: '1.24' },
+  LogsDetails: { since: '1.24' },
+  LogsSince: { since: '1.19' },
+  ExecInspectContainer: { until: '1.20' },
+  // stats
+  StatsPreCPU: { since: '1.19' },
+  StatsNetworks: { since: '1.22' },
+  StatsPids: { since: '1.24' },
+  // events
+  EventsBadFilter400: { since: '1.24' },
+  EventsDaemon: { since: '1.24' },
+  EventsTypeActionActor: { since: '1.22' },
+  // images
+  ImageLabels: { since: '1.19' },
+  HistoryTagsSizeComment: { since: '1.19' },
+  LoadProgressStream: { since: '1.24' },
+  // volumes & networks
+  VolumeLabelsScope: { since: '1.24' },
+  NetworkIPv6Internal: { since: '1.24' },
+  NetworkDelete204: { since: '1.24' },
+  // update
+  UpdateRestartPolicy: { since: '1.24' },
+  // archive
+  Archive: { since: '1.20' },
+  CopyRemoved: { since: '1.24' },
+} satisfies Record<string, Range>;
+
+export type Feature = keyof typeof FEATURES;
+
+/** Compares "1.9" < "1.18" numerically. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+export function supports(v: ApiVersion, feature: Feature): boolean {
+  const r: Range = FEATURES[feature];
+  if (r.since && compareVersions(v, r.since) < 0) return false;
+  if (r.until && compareVersions(v, r.until) > 0) return false;
+  return true;
+}
