@@ -1,0 +1,129 @@
+// Starts a real berth daemon in-process for an integration test: its own data root, its own containerd namespace,
+// a unix socket in a scratch folder. close() stops it and removes everything it created in containerd.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { DEFAULTS, Config } from '../../src/config';
+import { startDaemon, Daemon } from '../../src/daemon';
+import { silentLogger, createLogger } from '../../src/log';
+import { cleanupNamespace } from './cleanup';
+
+export interface TestResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  json: <T = any>() => T;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** JSON-encoded when not a Buffer/string; sets Content-Type: application/json. */
+  body?: unknown;
+}
+
+export interface TestBerth {
+  socket: string;
+  dir: string;
+  config: Config;
+  daemon: Daemon;
+  request(method: string, urlPath: string, opts?: RequestOptions): Promise<TestResponse>;
+  /** Runs the docker CLI against this berth; resolves with stdout/stderr/exit code (never rejects). */
+  docker(args: string[], opts?: { apiVersion?: string; input?: string | Buffer; timeoutMs?: number }): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** Stops the daemon (like SIGKILL: no cleanup) and starts a new one on the same data root and namespace. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function containerdAddress(): string {
+  const a = process.env.BERTH_TEST_CONTAINERD;
+  if (!a) throw new Error('BERTH_TEST_CONTAINERD is not set: run integration tests through jest (globalSetup starts containerd)');
+  return a;
+}
+
+export function request(socket: string, method: string, urlPath: string, opts: RequestOptions = {}): Promise<TestResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let payload: Buffer | undefined;
+    if (opts.body !== undefined) {
+      if (Buffer.isBuffer(opts.body)) payload = opts.body;
+      else if (typeof opts.body === 'string') payload = Buffer.from(opts.body);
+      else {
+        payload = Buffer.from(JSON.stringify(opts.body));
+        headers['Content-Type'] ??= 'application/json';
+      }
+      headers['Content-Length'] = String(payload.length);
+    }
+    const req = http.request({ socketPath: socket, method, path: urlPath, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          text: body.toString('utf8'),
+          json: () => JSON.parse(body.toString('utf8')),
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<TestBerth> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-it-'));
+  const socket = path.join(dir, 'berth.sock');
+  const namespace = 'berth-test-' + crypto.randomBytes(4).toString('hex');
+  const config: Config = {
+    ...DEFAULTS,
+    hosts: [`unix://${socket}`],
+    dataRoot: path.join(dir, 'data'),
+    execRoot: path.join(dir, 'exec'),
+    containerd: containerdAddress(),
+    namespace,
+    cgroupParent: '/' + namespace,
+    bridgeName: 'bt' + namespace.slice(-8),
+  };
+  const logger = opts.logLevel ? createLogger(opts.logLevel) : silentLogger();
+  let daemon = await startDaemon(config, logger);
+  const t: TestBerth = {
+    socket,
+    dir,
+    config,
+    get daemon() {
+      return daemon;
+    },
+    request: (method, urlPath, o) => request(socket, method, urlPath, o),
+    docker: (args, o = {}) =>
+      new Promise((resolve) => {
+        const env = { ...process.env, DOCKER_HOST: `unix://${socket}`, DOCKER_CONFIG: path.join(dir, 'docker-config') };
+        if (o.apiVersion) env.DOCKER_API_VERSION = o.apiVersion;
+        else delete env.DOCKER_API_VERSION;
+        const child = execFile('docker', args, { env, timeout: o.timeoutMs ?? 60_000, maxBuffer: 256 << 20, encoding: 'buffer' }, (err, stdout, stderr) => {
+          resolve({ stdout: stdout.toString(), stderr: stderr.toString(), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+        });
+        if (o.input !== undefined) child.stdin?.end(o.input);
+        else child.stdin?.end();
+      }),
+    async restart() {
+      await daemon.close();
+      daemon = await startDaemon(config, logger);
+    },
+    async close() {
+      await daemon.close();
+      const ctr = daemon.ctr.withNamespace(namespace);
+      await cleanupNamespace(ctr);
+      ctr.close();
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  return t;
+}

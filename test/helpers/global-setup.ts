@@ -1,0 +1,13 @@
+// Jest globalSetup for the integration project: use $BERTH_TEST_CONTAINERD if it answers, else start a private
+// containerd. The address reaches the test workers through the environment.
+import * as fs from 'node:fs';
+import { socketAlive } from '../../src/containerd/supervisor';
+import { startPrivateContainerd, STATE_FILE } from './private-containerd';
+
+export default async function globalSetup(): Promise<void> {
+  const given = process.env.BERTH_TEST_CONTAINERD;
+  if (given && (await socketAlive(given))) return;
+  const ctd = await startPrivateContainerd();
+  process.env.BERTH_TEST_CONTAINERD = ctd.address;
+  fs.writeFileSync(STATE_FILE, JSON.stringify(ctd));
+}
