@@ -1,0 +1,121 @@
+// The HTTP plumbing over a real socket with fake routes: status, headers and exact body bytes.
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { createApp, Route } from '../../src/http/app';
+import { readJSON, queryBool, queryFilters, queryInt } from '../../src/http/query';
+import { writeJSON } from '../../src/http/respond';
+import { conflict, notModified } from '../../src/errors';
+import { attachUpgrade } from '../../src/http/server';
+import { hijack } from '../../src/http/hijack';
+
+let server: http.Server;
+let port: number;
+
+const routes: Route[] = [
+  { method: 'get', path: '/echo/:id', handler: (req, res) => writeJSON(res, 200, { id: req.params.id, v: req.apiVersion, all: queryBool(req, 'all'), n: queryInt(req, 'n', 7) }) },
+  { method: 'get', path: '/filters', handler: (req, res) => writeJSON(res, 200, Object.fromEntries(queryFilters(req))) },
+  { method: 'post', path: '/body', handler: async (req, res) => writeJSON(res, 201, { got: (await readJSON(req)) ?? null }) },
+  { method: 'get', path: '/conflict', handler: () => { throw conflict('name is taken'); } },
+  { method: 'get', path: '/same', handler: () => { throw notModified(); } },
+  { method: 'get', path: '/crash', handler: () => { throw new Error('kaboom'); } },
+  { method: 'post', path: '/hijack', handler: (req, res) => { const h = hijack(req, res); h.stream.write('hello'); h.stream.end(); } },
+];
+
+beforeAll(async () => {
+  const app = createApp({ routes, serverVersion: '9.9.9' });
+  server = http.createServer(app);
+  attachUpgrade(server, app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function req(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const r = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    r.on('error', reject);
+    if (body !== undefined) r.write(body);
+    r.end();
+  });
+}
+
+describe('versioned HTTP plumbing', () => {
+  test('the prefix sets the version; no prefix is 1.24', async () => {
+    expect(JSON.parse((await req('GET', '/v1.20/echo/abc?all=1&n=3')).text)).toEqual({ id: 'abc', v: '1.20', all: true, n: 3 });
+    expect(JSON.parse((await req('GET', '/echo/x?all=false')).text)).toEqual({ id: 'x', v: '1.24', all: false, n: 7 });
+  });
+
+  test('JSON is written like the reference: no charset, trailing newline, common headers, no express headers', async () => {
+    const r = await req('GET', '/v1.24/echo/a');
+    expect(r.headers['content-type']).toBe('application/json');
+    expect(r.text.endsWith('\n')).toBe(true);
+    expect(r.headers['api-version']).toBe('1.24');
+    expect(r.headers['server']).toBe('berth/9.9.9 (linux)');
+    expect(r.headers['x-powered-by']).toBeUndefined();
+    expect(r.headers['etag']).toBeUndefined();
+  });
+
+  test('errors: JSON from 1.24, plain text before; 304 has no body', async () => {
+    const j = await req('GET', '/v1.24/conflict');
+    expect(j.status).toBe(409);
+    expect(j.text).toBe('{"message":"name is taken"}\n');
+    const t = await req('GET', '/v1.23/conflict');
+    expect(t.status).toBe(409);
+    expect(t.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(t.text).toBe('name is taken\n');
+    const nm = await req('GET', '/v1.24/same');
+    expect(nm.status).toBe(304);
+    expect(nm.text).toBe('');
+  });
+
+  test('a crashing handler is a 500 and the server keeps serving', async () => {
+    const r = await req('GET', '/v1.24/crash');
+    expect(r.status).toBe(500);
+    expect(JSON.parse(r.text)).toEqual({ message: 'kaboom' });
+    expect((await req('GET', '/v1.24/echo/ok')).status).toBe(200);
+  });
+
+  test('JSON bodies: malformed → 400, wrong content type → 400, empty → undefined', async () => {
+    const bad = await req('POST', '/v1.24/body', '{bad', { 'Content-Type': 'application/json' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).message).toMatch(/invalid character/);
+    const ct = await req('POST', '/v1.24/body', '{}', { 'Content-Type': 'text/plain' });
+    expect(ct.status).toBe(400);
+    expect(JSON.parse(ct.text).message).toBe("Content-Type specified (text/plain) must be 'application/json'");
+    expect(JSON.parse((await req('POST', '/v1.24/body')).text)).toEqual({ got: null });
+    expect(JSON.parse((await req('POST', '/v1.24/body', '{"a":1}', { 'Content-Type': 'application/json' })).text)).toEqual({ got: { a: 1 } });
+  });
+
+  test('filters: both the list and the old map form; malformed → 400', async () => {
+    const f = encodeURIComponent(JSON.stringify({ status: ['running'], label: { 'a=b': true } }));
+    expect(JSON.parse((await req('GET', `/v1.24/filters?filters=${f}`)).text)).toEqual({ status: ['running'], label: ['a=b'] });
+    expect((await req('GET', '/v1.24/filters?filters=%7Bx')).status).toBe(400);
+  });
+
+  test('version bounds and unknown routes', async () => {
+    expect((await req('GET', '/v1.25/echo/a')).status).toBe(400);
+    expect((await req('GET', '/v1.17/echo/a')).text).toMatch(/too old/);
+    expect((await req('GET', '/v1.x/echo/a')).status).toBe(404);
+    const nf = await req('DELETE', '/v1.24/echo/a');
+    expect(nf.status).toBe(404);
+    expect(nf.text).toBe('{"message":"page not found"}\n');
+  });
+
+  test('hijack: Upgrade: tcp gets a 101 and raw bytes', async () => {
+    const net = await import('node:net');
+    const data = await new Promise<string>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => s.write('POST /v1.24/hijack HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n'));
+      let buf = '';
+      s.on('data', (c) => (buf += c));
+      s.on('end', () => resolve(buf));
+    });
+    expect(data).toMatch(/^HTTP\/1.1 101 UPGRADED\r\n/);
+    expect(data).toMatch(/\r\nContent-Type: application\/vnd.docker.raw-stream\r\n/);
+    expect(data).toMatch(/\r\nUpgrade: tcp\r\n/);
+    expect(data.endsWith('\r\n\r\nhello')).toBe(true);
+  });
+});
