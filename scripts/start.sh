@@ -17,7 +17,7 @@ if [[ -f $PIDFILE ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
   kill "$(cat "$PIDFILE")"; for _ in $(seq 50); do kill -0 "$(cat "$PIDFILE")" 2>/dev/null || break; sleep 0.1; done
 fi
 mkdir -p "$EXEC" "$DATA" "$(dirname "$LOG")"
-nohup setsid node "$BERTH_ROOT/bin/berthd" -H "unix://$SOCK" --data-root "$DATA" --exec-root "$EXEC" "$@" >>"$LOG" 2>&1 </dev/null &
+nohup setsid "$BERTH_ROOT/bin/berthd" -H "unix://$SOCK" --data-root "$DATA" --exec-root "$EXEC" "$@" >>"$LOG" 2>&1 </dev/null &
 echo $! >"$PIDFILE"
 for _ in $(seq 150); do
   if curl -fsS --unix-socket "$SOCK" http://berth/_ping >/dev/null 2>&1; then

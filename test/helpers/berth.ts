@@ -104,7 +104,7 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
     request: (method, urlPath, o) => request(socket, method, urlPath, o),
     docker: (args, o = {}) =>
       new Promise((resolve) => {
-        const env = { ...process.env, DOCKER_HOST: `unix://${socket}`, DOCKER_CONFIG: path.join(dir, 'docker-config') };
+        const env: NodeJS.ProcessEnv = { ...process.env, DOCKER_HOST: `unix://${socket}`, DOCKER_CONFIG: path.join(dir, 'docker-config') };
         if (o.apiVersion) env.DOCKER_API_VERSION = o.apiVersion;
         else delete env.DOCKER_API_VERSION;
         const child = execFile('docker', args, { env, timeout: o.timeoutMs ?? 60_000, maxBuffer: 256 << 20, encoding: 'buffer' }, (err, stdout, stderr) => {
