@@ -28,9 +28,11 @@ ensure_runtime() {
 ensure_build() {
   cd "$BERTH_ROOT"
   local stamp=node_modules/.berth-lock
+  # npm install, not npm ci: npm 11 writes lock files without other platforms' optional packages, which npm ci
+  # then refuses; npm install with the lock file installs the same versions.
   if [[ ! -d node_modules || ! -f $stamp ]] || ! cmp -s package-lock.json "$stamp"; then
-    log "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error </dev/null
+    log "npm install"
+    npm install --no-audit --no-fund --loglevel=error </dev/null
     cp package-lock.json "$stamp"
   fi
   log "building (tsc)"
