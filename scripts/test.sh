@@ -11,7 +11,7 @@ cd "$BERTH_ROOT"
 out=$(mktemp -d)
 status=0
 npx jest --selectProjects unit --json --outputFile="$out/unit.json" "$@" || status=$?
-npx jest --selectProjects integration --runInBand --json --outputFile="$out/integration.json" "$@" || status=$?
+npx jest --selectProjects integration --runInBand --forceExit --json --outputFile="$out/integration.json" "$@" || status=$?
 node - "$out/unit.json" "$out/integration.json" <<'JS' || status=1
 const fs = require('fs');
 let passed = 0, failed = 0, skipped = 0, problems = [];
