@@ -11,6 +11,8 @@ import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
 import { systemRoutes } from './handlers/system';
 import { swarmRoutes } from './handlers/swarm';
+import { ImageService } from './services/images';
+import { imageRoutes } from './handlers/images';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -45,9 +47,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await ctr.waitReady(15_000);
 
   const events = new EventBus();
-  const system = new SystemService({ ctr, config, eventListeners: () => events.listeners });
+  const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
+  const system = new SystemService({ ctr, config, eventListeners: () => events.listeners, imageCount: () => images.count() });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes()];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

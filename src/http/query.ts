@@ -103,3 +103,9 @@ function jsonErrorMessage(text: string, e: unknown): string {
   }
   return 'unexpected end of JSON input';
 }
+
+/** A path parameter as one string (express types allow arrays for wildcard params). */
+export function param(req: Request, name: string): string {
+  const v = (req.params as Record<string, string | string[]>)[name];
+  return Array.isArray(v) ? v.join('/') : (v ?? '');
+}

@@ -1,0 +1,111 @@
+// Unpacks an image archive stream (docker-save or OCI layout) into a scratch directory, file by file, so that
+// nothing is held whole in memory and nothing can be written outside that directory; then describes its images.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import { invalidParameter } from '../errors';
+
+export interface ArchiveLayer {
+  file: string; // path in the scratch dir
+  mediaType?: string; // OCI: from the manifest; docker-save: detected later
+  digest?: string; // OCI: from the manifest
+  size?: number;
+}
+
+export interface ArchiveImage {
+  configFile: string;
+  configDigest?: string; // OCI: from the manifest
+  layers: ArchiveLayer[];
+  /** Names as written in the archive (docker: RepoTags; OCI: io.containerd.image.name / ref.name). */
+  tags: string[];
+}
+
+/** Streams a tar into dir: regular files and directories only, names confined to dir. */
+export async function extractTo(stream: Readable, dir: string): Promise<void> {
+  const extract = tar.extract();
+  extract.on('entry', (header, body, next) => {
+    const name = path.posix.normalize('/' + header.name).slice(1);
+    const dest = path.join(dir, name);
+    if (!name || name.startsWith('..') || !dest.startsWith(dir + path.sep)) {
+      body.resume();
+      body.on('end', next);
+      return;
+    }
+    if (header.type === 'directory') {
+      fs.mkdirSync(dest, { recursive: true });
+      body.resume();
+      body.on('end', next);
+      return;
+    }
+    if (header.type !== 'file' && header.type !== 'contiguous-file') {
+      body.resume(); // symlinks, devices: not part of an image archive's meaning
+      body.on('end', next);
+      return;
+    }
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    const out = fs.createWriteStream(dest);
+    pipeline(body, out).then(() => next(), next);
+  });
+  try {
+    await pipeline(stream, extract);
+  } catch (err) {
+    throw invalidParameter(`invalid tar archive: ${(err as Error).message}`);
+  }
+}
+
+function readJSONFile<T>(p: string, what: string): T {
+  try {
+    return JSON.parse(fs.readFileSync(p, 'utf8')) as T;
+  } catch (err) {
+    throw invalidParameter(`invalid ${what}: ${(err as Error).message}`);
+  }
+}
+
+const inside = (dir: string, rel: string): string => {
+  const p = path.join(dir, path.posix.normalize('/' + rel).slice(1));
+  if (!p.startsWith(dir + path.sep)) throw invalidParameter(`invalid path in archive: ${rel}`);
+  return p;
+};
+
+/** Describes the images in an extracted archive. */
+export function describeArchive(dir: string): ArchiveImage[] {
+  if (fs.existsSync(path.join(dir, 'manifest.json'))) {
+    const manifest = readJSONFile<{ Config: string; RepoTags?: string[] | null; Layers: string[] }[]>(path.join(dir, 'manifest.json'), 'manifest.json');
+    if (!Array.isArray(manifest)) throw invalidParameter('invalid manifest.json');
+    return manifest.map((m) => ({
+      configFile: inside(dir, m.Config),
+      layers: (m.Layers ?? []).map((l) => ({ file: inside(dir, l) })),
+      tags: m.RepoTags ?? [],
+    }));
+  }
+  if (fs.existsSync(path.join(dir, 'index.json'))) {
+    type Desc = { mediaType: string; digest: string; size: number; annotations?: Record<string, string> };
+    const blob = (d: string) => inside(dir, `blobs/${d.replace(':', '/')}`);
+    const index = readJSONFile<{ manifests: Desc[] }>(path.join(dir, 'index.json'), 'index.json');
+    const out: ArchiveImage[] = [];
+    const visit = (d: Desc, names: string[]) => {
+      if (/index|manifest\.list/.test(d.mediaType)) {
+        const sub = readJSONFile<{ manifests: (Desc & { platform?: { os: string; architecture: string } })[] }>(blob(d.digest), 'index');
+        const pick = sub.manifests.find((m) => !m.platform || (m.platform.os === 'linux' && m.platform.architecture === 'amd64')) ?? sub.manifests[0];
+        if (pick) visit(pick, names);
+        return;
+      }
+      const m = readJSONFile<{ config: Desc; layers: Desc[] }>(blob(d.digest), 'manifest');
+      out.push({
+        configFile: blob(m.config.digest),
+        configDigest: m.config.digest,
+        layers: m.layers.map((l) => ({ file: blob(l.digest), mediaType: l.mediaType, digest: l.digest, size: l.size })),
+        tags: names,
+      });
+    };
+    for (const d of index.manifests ?? []) {
+      const a = d.annotations ?? {};
+      const name = a['io.containerd.image.name'] ?? (a['org.opencontainers.image.ref.name'] && /[:/]/.test(a['org.opencontainers.image.ref.name']) ? a['org.opencontainers.image.ref.name'] : undefined);
+      visit(d, name ? [name] : []);
+    }
+    return out;
+  }
+  throw invalidParameter('invalid archive: neither manifest.json (docker save) nor index.json (OCI layout) found');
+}

@@ -1,0 +1,430 @@
+// Local images in containerd: load (docker-save and OCI layout), resolve, list, inspect, tag bookkeeping and
+// removal. Image id = config digest. Tags are containerd image names in full form
+// (docker.io/library/busybox:latest); an image with no tag left is kept under a dangling name.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Containerd } from '../containerd/client';
+import { readBlob, sha256Digest, withLease, writeBlob } from '../containerd/content';
+import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
+import { conflict, invalidParameter, notFound } from '../errors';
+import type { EventPublisher } from '../events/types';
+import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
+import { danglingName, familiarName, familiarRepo, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../images/reference';
+import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
+
+export const SNAPSHOTTER = 'overlayfs';
+const MT_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
+const MT_CONFIG = 'application/vnd.oci.image.config.v1+json';
+const MT_LAYER = 'application/vnd.oci.image.layer.v1.tar';
+const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
+const LABEL_SIZE = 'berth.size';
+
+export interface OCIImageConfig {
+  architecture?: string;
+  os?: string;
+  created?: string;
+  author?: string;
+  comment?: string;
+  container?: string;
+  container_config?: Record<string, unknown>;
+  docker_version?: string;
+  config?: Record<string, any>;
+  rootfs: { type: string; diff_ids: string[] };
+  history?: { created?: string; created_by?: string; comment?: string; empty_layer?: boolean; author?: string }[];
+}
+
+export interface ResolvedImage {
+  id: string;
+  /** containerd names pointing at this image (full form). */
+  names: string[];
+  repoTags: string[];
+  repoDigests: string[];
+  config: OCIImageConfig;
+  chainId: string;
+  diffIds: string[];
+  size: number;
+  created: string;
+  manifestDigest: string;
+}
+
+export interface LoadProgress {
+  (msg: Record<string, unknown>): void;
+}
+
+export interface DeleteResult {
+  Untagged?: string;
+  Deleted?: string;
+}
+
+export function chainIds(diffIds: string[]): string[] {
+  const out: string[] = [];
+  for (const d of diffIds) out.push(out.length ? sha256Digest(`${out[out.length - 1]} ${d}`) : d);
+  return out;
+}
+
+export const shortId = (id: string): string => id.replace(/^sha256:/, '').slice(0, 12);
+
+export interface ImageServiceDeps {
+  ctr: Containerd;
+  dataRoot: string;
+  events: EventPublisher;
+  /** Containers using an image (id → container ids), from the container service; none until it is wired. */
+  containersUsing?: (imageId: string) => Promise<{ id: string; running: boolean }[]>;
+}
+
+interface ManifestInfo {
+  configDigest: string;
+  layers: { digest: string; size: number; mediaType: string }[];
+}
+
+export class ImageService {
+  private readonly manifests = new Map<string, ManifestInfo>();
+  private readonly configs = new Map<string, OCIImageConfig>();
+
+  constructor(private readonly deps: ImageServiceDeps) {}
+
+  private get ctr(): Containerd {
+    return this.deps.ctr;
+  }
+
+  setContainersUsing(fn: ImageServiceDeps['containersUsing']): void {
+    this.deps.containersUsing = fn;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------------
+
+  private async manifest(digest: string): Promise<ManifestInfo> {
+    const hit = this.manifests.get(digest);
+    if (hit) return hit;
+    const m = JSON.parse((await readBlob(this.ctr, digest)).toString('utf8'));
+    const info = { configDigest: m.config.digest, layers: m.layers };
+    this.manifests.set(digest, info);
+    return info;
+  }
+
+  async config(digest: string): Promise<OCIImageConfig> {
+    const hit = this.configs.get(digest);
+    if (hit) return hit;
+    const c = JSON.parse((await readBlob(this.ctr, digest)).toString('utf8')) as OCIImageConfig;
+    this.configs.set(digest, c);
+    return c;
+  }
+
+  private async allImages(): Promise<{ image: Image__Output; id: string }[]> {
+    const { images } = await this.ctr.images.List({ filters: [] });
+    const out: { image: Image__Output; id: string }[] = [];
+    await Promise.all(
+      images.map(async (image) => {
+        try {
+          const m = await this.manifest(image.target!.digest);
+          out.push({ image, id: m.configDigest });
+        } catch (err) {
+          if (!isGrpcNotFound(err)) throw err; // content collected under us: not an image any more
+        }
+      }),
+    );
+    return out;
+  }
+
+  private async build(id: string, images: Image__Output[]): Promise<ResolvedImage> {
+    const config = await this.config(id);
+    const names = images.map((i) => i.name);
+    const diffIds = config.rootfs?.diff_ids ?? [];
+    const chain = chainIds(diffIds);
+    const size = Math.max(0, ...images.map((i) => Number(i.labels?.[LABEL_SIZE] ?? 0)));
+    return {
+      id,
+      names,
+      repoTags: names.filter((n) => !isDanglingName(n) && !n.includes('@')).map((n) => familiarName(parseReference(n))),
+      repoDigests: names.filter((n) => !isDanglingName(n) && n.includes('@')).map((n) => familiarName(parseReference(n))),
+      config,
+      chainId: chain[chain.length - 1] ?? '',
+      diffIds,
+      size,
+      created: config.created ?? '0001-01-01T00:00:00Z',
+      manifestDigest: images[0]?.target?.digest ?? '',
+    };
+  }
+
+  /** By name[:tag], name@digest, full id, or unique id prefix. */
+  async resolve(ref: string): Promise<ResolvedImage> {
+    const all = await this.allImages();
+    const byId = (id: string) => all.filter((a) => a.id === id).map((a) => a.image);
+    const hex = ref.replace(/^sha256:/, '');
+    if (isFullId(ref)) {
+      const imgs = byId('sha256:' + hex);
+      if (imgs.length) return this.build('sha256:' + hex, imgs);
+      throw notFound(`No such image: ${ref}`);
+    }
+    let parsed: Reference | undefined;
+    try {
+      parsed = withDefaultTag(parseReference(ref));
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed) {
+      const name = fullName(parsed);
+      const hit = all.find((a) => a.image.name === name);
+      if (hit) return this.build(hit.id, byId(hit.id));
+    }
+    if (/^(sha256:)?[a-f0-9]{1,63}$/.test(ref)) {
+      const ids = [...new Set(all.filter((a) => a.id.slice(7).startsWith(hex)).map((a) => a.id))];
+      if (ids.length === 1) return this.build(ids[0], byId(ids[0]));
+      if (ids.length > 1) throw invalidParameter(`multiple IDs found with provided prefix: ${ref}`);
+    }
+    throw notFound(`No such image: ${parsed ? familiarName(parsed) : ref}`);
+  }
+
+  async count(): Promise<number> {
+    return new Set((await this.allImages()).map((a) => a.id)).size;
+  }
+
+  async list(): Promise<ResolvedImage[]> {
+    const all = await this.allImages();
+    const groups = new Map<string, Image__Output[]>();
+    for (const a of all) groups.set(a.id, [...(groups.get(a.id) ?? []), a.image]);
+    const out = await Promise.all([...groups].map(([id, imgs]) => this.build(id, imgs)));
+    return out.sort((a, b) => (b.created > a.created ? 1 : b.created < a.created ? -1 : 0));
+  }
+
+  /** Unpacked size of each layer, bottom first (from the labels written at unpack). */
+  async layerSizes(img: ResolvedImage): Promise<number[]> {
+    const m = await this.manifest(img.manifestDigest);
+    return Promise.all(
+      m.layers.map(async (l) => {
+        const info = await this.ctr.content.Info({ digest: l.digest }).catch(() => undefined);
+        return Number(info?.info?.labels?.['berth.uncompressed-size'] ?? l.size);
+      }),
+    );
+  }
+
+  // ---- load ----------------------------------------------------------------------------------------------
+
+  async load(body: Readable, progress: LoadProgress, quiet: boolean): Promise<void> {
+    const scratch = path.join(this.deps.dataRoot, 'tmp');
+    fs.mkdirSync(scratch, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(scratch, 'load-'));
+    try {
+      await extractTo(body, dir);
+      const images = describeArchive(dir);
+      if (images.length === 0) throw invalidParameter('no images found in the archive');
+      for (const img of images) await this.importOne(img, progress, quiet);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async importOne(img: ArchiveImage, progress: LoadProgress, quiet: boolean): Promise<void> {
+    const configBytes = fs.readFileSync(img.configFile);
+    const configDigest = sha256Digest(configBytes);
+    if (img.configDigest && img.configDigest !== configDigest) throw invalidParameter(`config digest mismatch: ${img.configDigest}`);
+    let config: OCIImageConfig;
+    try {
+      config = JSON.parse(configBytes.toString('utf8'));
+    } catch {
+      throw invalidParameter('invalid image config JSON');
+    }
+    const diffIds = config.rootfs?.diff_ids ?? [];
+    if (diffIds.length !== img.layers.length) throw invalidParameter(`image config has ${diffIds.length} layers, the archive ${img.layers.length}`);
+    const chain = chainIds(diffIds);
+    let size = 0;
+    await withLease(this.ctr, 'berth-load', async (lease) => {
+      const layerDescs: { mediaType: string; digest: string; size: number }[] = [];
+      for (let i = 0; i < img.layers.length; i++) {
+        const l = img.layers[i];
+        const st = fs.statSync(l.file);
+        const digest = l.digest ?? (await fileDigest(l.file));
+        const mediaType = l.mediaType ?? ((await isGzip(l.file)) ? MT_LAYER_GZIP : MT_LAYER);
+        if (!quiet) progress({ status: 'Loading layer', progressDetail: { current: 0, total: st.size }, id: shortId(digest) });
+        await writeBlob(this.ctr, fs.createReadStream(l.file, { highWaterMark: 1 << 20 }), { ref: `berth-load-${digest}`, expected: digest, total: st.size, lease });
+        if (!quiet) progress({ status: 'Loading layer', progressDetail: { current: st.size, total: st.size }, progress: progressBar(st.size, st.size), id: shortId(digest) });
+        layerDescs.push({ mediaType, digest, size: st.size });
+      }
+      // Unpack into snapshots, layer by layer, skipping chains that exist.
+      for (let i = 0; i < layerDescs.length; i++) {
+        size += await this.unpackLayer(layerDescs[i], diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
+      }
+      await writeBlob(this.ctr, configBytes, {
+        ref: `berth-load-${configDigest}`,
+        expected: configDigest,
+        total: configBytes.length,
+        lease,
+        labels: chain.length ? { [`containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`]: chain[chain.length - 1] } : {},
+      });
+      const manifest = Buffer.from(
+        JSON.stringify({ schemaVersion: 2, mediaType: MT_MANIFEST, config: { mediaType: MT_CONFIG, digest: configDigest, size: configBytes.length }, layers: layerDescs }),
+      );
+      const manifestDigest = sha256Digest(manifest);
+      const labels: Record<string, string> = { 'containerd.io/gc.ref.content.config': configDigest };
+      layerDescs.forEach((l, i) => (labels[`containerd.io/gc.ref.content.l.${i}`] = l.digest));
+      await writeBlob(this.ctr, manifest, { ref: `berth-load-${manifestDigest}`, expected: manifestDigest, total: manifest.length, lease, labels });
+      // Make sure the config label is there even when the blob already existed.
+      await this.ctr.content.Update({ info: { digest: configDigest, labels: { [`containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`]: chain[chain.length - 1] ?? '' } }, update_mask: { paths: [`labels.containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`] } }, { lease });
+      const target = { media_type: MT_MANIFEST, digest: manifestDigest, size: String(manifest.length) };
+      const tags = img.tags.map((t) => fullName(withDefaultTag(parseReference(t))));
+      const names = tags.length ? tags : [danglingName(configDigest)];
+      for (const name of names) await this.setName(name, target, { [LABEL_SIZE]: String(size) }, configDigest, lease);
+      // An image that gains a tag is no longer dangling.
+      if (tags.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
+      for (const t of tags) this.deps.events.publish('image', 'load', familiarName(parseReference(t)), { name: familiarName(parseReference(t)) });
+      if (!tags.length) this.deps.events.publish('image', 'load', configDigest, { name: configDigest });
+    });
+    const loaded = img.tags.length ? img.tags.map((t) => `Loaded image: ${familiarName(withDefaultTag(parseReference(t)))}\n`) : [`Loaded image ID: ${configDigest}\n`];
+    for (const line of loaded) progress({ stream: line });
+  }
+
+  private async unpackLayer(desc: { mediaType: string; digest: string; size: number }, diffId: string, chainId: string, parent: string, lease: string): Promise<number> {
+    try {
+      const st = await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId }, { lease });
+      void st;
+      const info = await this.ctr.content.Info({ digest: desc.digest });
+      return Number(info.info?.labels?.['berth.uncompressed-size'] ?? desc.size);
+    } catch (err) {
+      if (!isGrpcNotFound(err)) throw err;
+    }
+    const key = `extract-${crypto.randomBytes(6).toString('hex')} ${chainId}`;
+    const { mounts } = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
+    let applied;
+    try {
+      ({ applied } = await this.ctr.diff.Apply({ diff: { media_type: desc.mediaType, digest: desc.digest, size: String(desc.size) }, mounts }, { lease }));
+      if (applied?.digest !== diffId) throw invalidParameter(`layer ${desc.digest} does not match its diff id ${diffId} (got ${applied?.digest})`);
+      await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: chainId, key, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
+    } catch (err) {
+      await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+      if (isGrpcAlreadyExists(err)) return desc.size; // a concurrent unpack won
+      throw err;
+    }
+    const unpacked = Number(applied.size);
+    await this.ctr.content.Update(
+      { info: { digest: desc.digest, labels: { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(unpacked) } }, update_mask: { paths: ['labels.containerd.io/uncompressed', 'labels.berth.uncompressed-size'] } },
+      { lease },
+    );
+    return unpacked;
+  }
+
+  /** Points a name at a manifest; an image that loses its last name this way is kept as dangling. */
+  private async setName(name: string, target: { media_type: string; digest: string; size: string }, labels: Record<string, string>, newId: string, lease?: string): Promise<void> {
+    let previous: Image__Output | undefined;
+    try {
+      previous = (await this.ctr.images.Get({ name })).image ?? undefined;
+    } catch (err) {
+      if (!isGrpcNotFound(err)) throw err;
+    }
+    if (previous) {
+      if (previous.target?.digest === target.digest) return;
+      await this.ctr.images.Update({ image: { name, labels, target }, update_mask: { paths: ['target', 'labels'] } }, { lease });
+      const oldId = (await this.manifest(previous.target!.digest)).configDigest;
+      if (oldId !== newId && !(await this.allImages()).some((a) => a.id === oldId)) {
+        await this.ctr.images.Create({ image: { name: danglingName(oldId), labels: previous.labels, target: previous.target } }, { lease }).catch(() => undefined);
+      }
+      return;
+    }
+    try {
+      await this.ctr.images.Create({ image: { name, labels, target } }, { lease });
+    } catch (err) {
+      if (!isGrpcAlreadyExists(err)) throw err;
+      await this.ctr.images.Update({ image: { name, labels, target }, update_mask: { paths: ['target', 'labels'] } }, { lease });
+    }
+  }
+
+  /** Adds a tag (used by the tag endpoint and by commit/pull). */
+  async tag(image: ResolvedImage, ref: Reference): Promise<void> {
+    const first = (await this.ctr.images.Get({ name: image.names[0] })).image!;
+    await this.setName(fullName(ref), first.target!, first.labels ?? {}, image.id);
+    await this.ctr.images.Delete({ name: danglingName(image.id), sync: false }).catch(() => undefined);
+    this.deps.events.publish('image', 'tag', image.id, { name: familiarName(ref) });
+  }
+
+  // ---- remove --------------------------------------------------------------------------------------------
+
+  async remove(ref: string, opts: { force: boolean; noprune: boolean }): Promise<DeleteResult[]> {
+    const img = await this.resolve(ref);
+    const users = (await this.deps.containersUsing?.(img.id)) ?? [];
+    const tags = img.names.filter((n) => !isDanglingName(n));
+    let byName: string | undefined;
+    try {
+      const r = withDefaultTag(parseReference(ref));
+      if (img.names.includes(fullName(r))) byName = fullName(r);
+    } catch {
+      byName = undefined;
+    }
+    const out: DeleteResult[] = [];
+    const untag = async (name: string) => {
+      await this.ctr.images.Delete({ name, sync: false });
+      const familiar = familiarName(parseReference(name));
+      out.push({ Untagged: familiar });
+      this.deps.events.publish('image', 'untag', img.id, { name: familiar });
+    };
+    if (byName && tags.length > 1) {
+      // Removing one of several names only untags.
+      await untag(byName);
+      return out;
+    }
+    if (!byName && tags.length > 1 && !opts.force) {
+      throw conflict(`conflict: unable to delete ${shortId(img.id)} (must be forced) - image is referenced in multiple repositories`);
+    }
+    if (users.length) {
+      const running = users.find((u) => u.running);
+      if (running && !opts.force) throw conflict(`conflict: unable to delete ${shortId(img.id)} (cannot be forced) - image is being used by running container ${shortId(running.id)}`);
+      if (!opts.force) {
+        if (byName) throw conflict(`conflict: unable to remove repository reference "${familiarName(parseReference(byName))}" (must force) - container ${shortId(users[0].id)} is using its referenced image ${shortId(img.id)}`);
+        throw conflict(`conflict: unable to delete ${shortId(img.id)} (must be forced) - image is being used by stopped container ${shortId(users[0].id)}`);
+      }
+      // Forced with containers using it: untag only, keep the image for them (as the engine does).
+      const kept = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+      for (const t of tags) await untag(t);
+      if (tags.length) await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
+      return out;
+    }
+    for (const t of tags) await untag(t);
+    for (const n of img.names.filter(isDanglingName)) await this.ctr.images.Delete({ name: n, sync: false }).catch(() => undefined);
+    out.push({ Deleted: img.id });
+    if (!opts.noprune) for (const d of [...img.diffIds].reverse()) out.push({ Deleted: d });
+    this.deps.events.publish('image', 'delete', img.id, { name: img.id });
+    return out;
+  }
+}
+
+function fileDigest(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = crypto.createHash('sha256');
+    fs.createReadStream(file, { highWaterMark: 1 << 20 })
+      .on('data', (c) => h.update(c))
+      .on('end', () => resolve('sha256:' + h.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+async function isGzip(file: string): Promise<boolean> {
+  const fd = await fs.promises.open(file, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    await fd.read(b, 0, 2, 0);
+    return b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    await fd.close();
+  }
+}
+
+/** The engine's progress bar text: "[=====>     ]  1.2MB/2.4MB". */
+export function progressBar(current: number, total: number): string {
+  const width = 50;
+  const n = total > 0 ? Math.min(width, Math.floor((current / total) * width)) : 0;
+  const bar = '='.repeat(Math.max(0, n - 1)) + (n > 0 ? (n === width ? '=' : '>') : '') + ' '.repeat(width - n);
+  return `[${bar}] ${humanSize(current)}/${humanSize(total)}`;
+}
+
+export function humanSize(n: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${Number(v.toPrecision(4))}${units[i]}`;
+}
+
+export { familiarRepo };
