@@ -1,0 +1,63 @@
+// The real daemon binary (bin/berthd → dist/): flags, SIGKILL at any moment loses no image, SIGTERM stops cleanly.
+// Needs `npm run build` first (scripts/test.sh builds before testing).
+import { spawn, ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { containerdAddress, request } from '../helpers/berth';
+import { buildBusyboxImage } from '../helpers/busybox-image';
+import { cleanupNamespace } from '../helpers/cleanup';
+import { Containerd } from '../../src/containerd/client';
+
+const ROOT = path.resolve(__dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berthd-it-'));
+const socket = path.join(dir, 'berth.sock');
+const namespace = `berth-bin-${process.pid}`;
+
+function start(): Promise<ChildProcess> {
+  const child = spawn(path.join(ROOT, 'bin/berthd'), ['-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--log-level', 'error'], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const poll = async () => {
+      if (child.exitCode !== null) return reject(new Error(`berthd exited ${child.exitCode}`));
+      const ok = await request(socket, 'GET', '/_ping').then((r) => r.status === 200, () => false);
+      if (ok) return resolve(child);
+      if (Date.now() - t0 > 15_000) return reject(new Error('berthd did not answer'));
+      setTimeout(poll, 20);
+    };
+    void poll();
+  });
+}
+
+const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
+
+afterAll(async () => {
+  const ctr = new Containerd({ address: containerdAddress(), namespace });
+  await cleanupNamespace(ctr);
+  ctr.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('berthd --help and a bad flag', async () => {
+  const help = spawn(path.join(ROOT, 'bin/berthd'), ['--help'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  help.stdout!.on('data', (c) => (out += c));
+  expect(await exited(help)).toBe(0);
+  expect(out).toMatch(/--containerd/);
+  const bad = spawn(path.join(ROOT, 'bin/berthd'), ['--bogus'], { stdio: 'ignore' });
+  expect(await exited(bad)).toBe(125);
+});
+
+test('SIGKILL loses no image; SIGTERM stops cleanly', async () => {
+  let d = await start();
+  expect(fs.statSync(socket).mode & 0o777).toBe(0o660);
+  const load = await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['killed:1'] }) });
+  expect(load.text).toContain('Loaded image: killed:1');
+  d.kill('SIGKILL');
+  await exited(d);
+  d = await start();
+  const list = (await request(socket, 'GET', '/v1.24/images/json')).json();
+  expect(list.map((i: { RepoTags: string[] }) => i.RepoTags[0])).toEqual(['killed:1']);
+  d.kill('SIGTERM');
+  expect(await exited(d)).toBe(0);
+});
