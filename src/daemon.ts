@@ -13,6 +13,10 @@ import { systemRoutes } from './handlers/system';
 import { swarmRoutes } from './handlers/swarm';
 import { ImageService } from './services/images';
 import { imageRoutes } from './handlers/images';
+import { ContainerStore } from './store/containers';
+import { ContainerService } from './services/containers';
+import { containerRoutes } from './handlers/containers';
+import { eventRoutes } from './handlers/events';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -48,9 +52,19 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
 
   const events = new EventBus();
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
-  const system = new SystemService({ ctr, config, eventListeners: () => events.listeners, imageCount: () => images.count() });
+  const store = new ContainerStore(config.dataRoot);
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent });
+  images.setContainersUsing((id) => containers.containersUsing(id));
+  await containers.reconcile();
+  const system = new SystemService({
+    ctr,
+    config,
+    eventListeners: () => events.listeners,
+    imageCount: () => images.count(),
+    containerCounts: () => containers.counts(),
+  });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));
@@ -71,6 +85,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
             }),
         ),
       );
+      containers.close();
       supervisor?.close();
       ctr.close();
     },

@@ -24,6 +24,9 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger(parsed.logLevel);
+  // A bug in one request must never take the daemon (and every client) down with it.
+  process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: String(err?.stack ?? err) }));
+  process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: String((err as Error)?.stack ?? err) }));
   const daemon = await startDaemon(parsed, logger);
   let closing = false;
   const shutdown = (sig: string) => {

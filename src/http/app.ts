@@ -13,7 +13,7 @@ export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
 export interface ApiRequest extends Request {
   apiVersion: string;
   /** Set for requests that arrived as an HTTP upgrade: the raw socket and any bytes read past the headers. */
-  upgrade?: { socket: Socket; head: Buffer };
+  hijackable?: { socket: Socket; head: Buffer };
   /** Set by hijack(): the app must not touch the response any more. */
   hijacked?: boolean;
 }
@@ -99,13 +99,11 @@ export function createApp(opts: AppOptions): express.Express {
       } catch (err) {
         if (r.hijacked) {
           opts.logger?.debug('error after hijack', { err: String(err), path: req.path });
-          r.upgrade?.socket.destroy();
+          r.hijackable?.socket.destroy();
           return;
         }
-        if (!res.headersSent) {
-          const status = (err as { kind?: string })?.kind ? undefined : 500;
-          if (status === 500) opts.logger?.error('handler failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
-        }
+        if (res.headersSent || !(err as { kind?: string })?.kind)
+          opts.logger?.error('handler failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
         writeError(res, err, r.apiVersion);
       }
     });

@@ -23,8 +23,8 @@ export interface Hijacked {
  */
 export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM): Hijacked {
   req.hijacked = true;
-  if (req.upgrade) {
-    const { socket, head } = req.upgrade;
+  if (req.hijackable) {
+    const { socket, head } = req.hijackable;
     const headers = [
       'HTTP/1.1 101 UPGRADED',
       `Content-Type: ${contentType}`,

@@ -24,7 +24,7 @@ export function attachUpgrade(server: http.Server, app: express.Express): void {
   server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
     const r = req as unknown as ApiRequest;
     // websocket requests are handed over as they are (src/handlers use ws.handleUpgrade); tcp upgrades are hijacks.
-    r.upgrade = { socket, head };
+    r.hijackable = { socket, head };
     const res = new http.ServerResponse(req);
     res.assignSocket(socket);
     res.on('finish', () => {

@@ -43,6 +43,9 @@ export const FEATURES = {
   NamedVolumeBinds: { since: '1.22' },
   CustomNetworks: { since: '1.22' },
   UnlessStopped: { since: '1.22' },
+  StopSignal: { since: '1.22' },
+  StartHostConfigRemoved: { since: '1.24' },
+  Healthcheck: { since: '1.24' },
   // streams
   AttachDetachKeys: { since: '1.24' },
   AttachPausedConflict: { since: '1.24' },

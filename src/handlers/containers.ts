@@ -1,0 +1,269 @@
+// Container endpoints: create, list, inspect, lifecycle, rename, remove, top, resize, attach, logs.
+import type { Response } from 'express';
+import type { ApiRequest, Route } from '../http/app';
+import { hijack, RAW_STREAM } from '../http/hijack';
+import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJSON } from '../http/query';
+import { writeJSON, writeNoContent } from '../http/respond';
+import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/stream';
+import { conflict, invalidParameter } from '../errors';
+import type { ContainerService } from '../services/containers';
+import { readLogs } from '../services/logs';
+import type { ImageService } from '../services/images';
+import type { ContainerRecord } from '../store/containers';
+import { normaliseCreateBody, validateCreate } from '../translate/request/create';
+import { stateName, toContainerInspect, toContainerSummary } from '../translate/response/containers';
+import { ApiVersion, supports } from '../translate/version/features';
+import type { HostConfig } from '../translate/spec/types';
+import type { EventPublisher } from '../events/types';
+
+const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
+
+function filterList(all: ContainerRecord[], req: ApiRequest, containers: ContainerService, images: ImageService): Promise<ContainerRecord[]> | ContainerRecord[] {
+  const v = req.apiVersion;
+  const f = queryFilters(req);
+  const allowed = ['exited', 'status', 'label', 'id', 'name', ...(supports(v, 'ListFilterIsolation') ? ['isolation'] : []), ...(supports(v, 'ListFilterAncestorEtc') ? ['ancestor', 'before', 'since', 'volume', 'network'] : [])];
+  for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
+  let list = [...all].sort((a, b) => (a.Created < b.Created ? 1 : a.Created > b.Created ? -1 : 0));
+  const showAll = queryBool(req, 'all');
+  const limit = queryInt(req, 'limit', -1);
+  const sinceRef = queryString(req, 'since') || f.get('since')?.[0];
+  const beforeRef = queryString(req, 'before') || f.get('before')?.[0];
+  for (const s of f.get('status') ?? []) {
+    const ok = STATUSES.filter((x) => (x !== 'created' || supports(v, 'ListFilterStatusCreated')) && (x !== 'dead' || supports(v, 'ListFilterStatusDead')));
+    if (!ok.includes(s)) throw invalidParameter(`Unrecognised filter value for status: ${s}`);
+  }
+  for (const e of f.get('exited') ?? []) if (!/^-?\d+$/.test(e)) throw invalidParameter(`strconv.Atoi: parsing "${e}": invalid syntax`);
+  if (sinceRef) {
+    const s = containers.find(sinceRef);
+    list = list.filter((c) => c.Created > s.Created);
+  }
+  if (beforeRef) {
+    const b = containers.find(beforeRef);
+    list = list.filter((c) => c.Created < b.Created);
+  }
+  const anyFilterImpliesAll = !!(sinceRef || beforeRef || limit > 0 || f.has('status') || f.has('exited'));
+  if (!showAll && !anyFilterImpliesAll) list = list.filter((c) => c.State.Running);
+  const statuses = f.get('status');
+  if (statuses?.length) list = list.filter((c) => statuses.includes(stateName(c)));
+  const exited = f.get('exited');
+  if (exited?.length) list = list.filter((c) => !c.State.Running && c.State.StartedAt !== '0001-01-01T00:00:00Z' && exited.map(Number).includes(c.State.ExitCode));
+  const labels = f.get('label');
+  if (labels?.length)
+    list = list.filter((c) => labels.every((l) => {
+      const i = l.indexOf('=');
+      const lab = c.Config.Labels ?? {};
+      return i < 0 ? l in lab : lab[l.slice(0, i)] === l.slice(i + 1);
+    }));
+  const ids = f.get('id');
+  if (ids?.length) list = list.filter((c) => ids.some((i) => c.Id.startsWith(i)));
+  const names = f.get('name');
+  if (names?.length) list = list.filter((c) => names.some((n) => new RegExp(n).test(c.Name.slice(1)) || new RegExp(n).test(c.Name)));
+  const iso = f.get('isolation');
+  if (iso?.length) list = list.filter((c) => iso.includes(c.HostConfig.Isolation || 'default'));
+  const nets = f.get('network');
+  if (nets?.length) list = list.filter((c) => nets.includes(c.HostConfig.NetworkMode === 'default' ? 'bridge' : c.HostConfig.NetworkMode ?? ''));
+  const vols = f.get('volume');
+  if (vols?.length) list = list.filter((c) => (c.HostConfig.Binds ?? []).some((b) => vols.some((v) => b.split(':')[0] === v || b.split(':')[1] === v)));
+  if (limit > 0) list = list.slice(0, limit);
+  const ancestors = f.get('ancestor');
+  if (ancestors?.length) {
+    return (async () => {
+      const ids = new Set<string>();
+      for (const a of ancestors) ids.add((await images.resolve(a).catch(() => undefined))?.id ?? a);
+      return list.filter((c) => ids.has(c.Image) || ancestors.includes(c.ImageName));
+    })();
+  }
+  return list;
+}
+
+/** The hijacked attach stream (also used by the run flow). */
+async function attach(req: ApiRequest, res: Response, containers: ContainerService, events: EventPublisher): Promise<void> {
+  const rec = containers.find(param(req, 'id'));
+  if (rec.State.Paused && supports(req.apiVersion, 'AttachPausedConflict')) throw conflict(`You cannot attach to a paused container, unpause it first`);
+  const keys = parseDetachKeys(supports(req.apiVersion, 'AttachDetachKeys') ? queryString(req, 'detachKeys') : undefined);
+  const wantStdin = queryBool(req, 'stdin');
+  const wantOut = queryBool(req, 'stdout');
+  const wantErr = queryBool(req, 'stderr');
+  const logs = queryBool(req, 'logs');
+  const stream = queryBool(req, 'stream');
+  const tty = !!rec.Config.Tty;
+  const h = hijack(req, res, RAW_STREAM);
+  const out = h.stream;
+  const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
+    if (s === 'stdout' ? !wantOut : !wantErr) return;
+    if (out.destroyed) return;
+    out.write(tty ? chunk : frame(s === 'stdout' ? STDOUT : STDERR, chunk));
+  };
+  events.publish('container', 'attach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    unsubscribe?.();
+    out.end();
+  };
+  let unsubscribe: (() => void) | undefined;
+  if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(finish));
+  if (logs && rec.LogPath) {
+    await readLogs(rec.LogPath, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
+  }
+  if (!stream || (!rec.State.Running && rec.State.StartedAt !== '0001-01-01T00:00:00Z' && rec.State.Status !== 'created')) return finish();
+  if (wantStdin && rec.Config.OpenStdin) {
+    const watcher = new DetachWatcher(keys);
+    const pending: Buffer[] = [];
+    let flushing: NodeJS.Timeout | undefined;
+    const flush = () => {
+      const w = containers.stdinOf(rec.Id)?.stdin();
+      if (!w) {
+        flushing ??= setTimeout(() => {
+          flushing = undefined;
+          if (!ended) flush();
+        }, 20);
+        return;
+      }
+      while (pending.length) w.write(pending.shift()!);
+    };
+    const onData = (chunk: Buffer) => {
+      const { forward, detach } = watcher.feed(chunk);
+      if (forward.length) pending.push(forward);
+      flush();
+      if (detach) {
+        events.publish('container', 'detach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+        finish();
+      }
+    };
+    if (h.head.length) onData(h.head);
+    out.on('data', onData);
+    out.on('end', () => {
+      if (rec.Config.StdinOnce && !ended) {
+        const waitFlush = () => (pending.length && !ended ? setTimeout(waitFlush, 20) : void containers.closeStdin(rec.Id));
+        waitFlush();
+      }
+    });
+  } else out.resume();
+  out.on('close', () => {
+    ended = true;
+    unsubscribe?.();
+  });
+}
+
+async function logsHandler(req: ApiRequest, res: Response, containers: ContainerService): Promise<void> {
+  const rec = containers.find(param(req, 'id'));
+  const stdout = queryBool(req, 'stdout');
+  const stderr = queryBool(req, 'stderr');
+  if (!stdout && !stderr) throw invalidParameter('Bad parameters: you must choose at least one stream');
+  if (rec.HostConfig.LogConfig?.Type === 'none') throw invalidParameter('configured logging driver does not support reading');
+  const tailRaw = queryString(req, 'tail');
+  const tail = tailRaw === undefined || tailRaw === '' || tailRaw === 'all' ? undefined : Number(tailRaw);
+  if (tail !== undefined && !Number.isInteger(tail)) throw invalidParameter(`invalid value for "tail": "${tailRaw}"`);
+  let sinceNs: bigint | undefined;
+  const sinceRaw = supports(req.apiVersion, 'LogsSince') ? queryString(req, 'since') : undefined;
+  if (sinceRaw && sinceRaw !== '0') {
+    const [s, frac = '0'] = sinceRaw.split('.');
+    if (!/^\d+$/.test(s)) throw invalidParameter(`invalid value for "since": "${sinceRaw}"`);
+    sinceNs = BigInt(s) * 1_000_000_000n + BigInt(frac.padEnd(9, '0').slice(0, 9));
+  }
+  const timestamps = queryBool(req, 'timestamps');
+  const follow = queryBool(req, 'follow');
+  const tty = !!rec.Config.Tty;
+  let out: NodeJS.WritableStream;
+  if (req.hijackable) out = hijack(req, res, RAW_STREAM).stream;
+  else {
+    res.writeHead(200, { 'Content-Type': RAW_STREAM });
+    res.flushHeaders();
+    out = res;
+  }
+  const ac = new AbortController();
+  res.on('close', () => ac.abort());
+  req.hijackable?.socket.on('close', () => ac.abort());
+  let stopResolve!: () => void;
+  const stopped = new Promise<void>((r) => (stopResolve = r));
+  let unsub: (() => void) | undefined;
+  if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
+  else stopResolve();
+  await readLogs(
+    rec.LogPath,
+    { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined },
+    (e) => {
+      const text = (timestamps ? `${e.time} ` : '') + e.log;
+      const b = Buffer.from(text);
+      const ok = out.write(tty ? b : frame(e.stream === 'stdout' ? STDOUT : STDERR, b));
+      if (!ok) return new Promise<void>((r) => (out as NodeJS.WritableStream).once('drain', () => r()));
+    },
+    follow ? { stopped, signal: ac.signal } : undefined,
+  );
+  unsub?.();
+  out.end();
+}
+
+export function containerRoutes(containers: ContainerService, images: ImageService, events: EventPublisher): Route[] {
+  const id = (req: ApiRequest) => param(req, 'id');
+  const timeout = (req: ApiRequest): number | undefined => (queryHas(req, 't') ? queryInt(req, 't', 10) : undefined);
+  return [
+    {
+      method: 'post',
+      path: '/containers/create',
+      handler: async (req, res) => {
+        const body = normaliseCreateBody(await readJSON(req), req.apiVersion);
+        const warnings = validateCreate(body, req.apiVersion);
+        const r = await containers.create(body, queryString(req, 'name') || undefined);
+        writeJSON(res, 201, { Id: r.id, Warnings: [...warnings, ...r.warnings] });
+      },
+    },
+    {
+      method: 'get',
+      path: '/containers/json',
+      handler: async (req, res) => {
+        const list = await filterList(containers.list(), req, containers, images);
+        const now = Date.now();
+        writeJSON(res, 200, list.map((c) => toContainerSummary(c, req.apiVersion, now)));
+      },
+    },
+    {
+      method: 'get',
+      path: '/containers/:id/json',
+      handler: (req, res) => writeJSON(res, 200, toContainerInspect(containers.find(id(req)), req.apiVersion)),
+    },
+    {
+      method: 'post',
+      path: '/containers/:id/start',
+      handler: async (req, res) => {
+        const body = await readJSON<HostConfig>(req);
+        if (body && Object.keys(body).length && supports(req.apiVersion, 'StartHostConfigRemoved'))
+          throw invalidParameter('starting container with non-empty request body was deprecated since API v1.22 and removed in v1.24');
+        await containers.start(id(req));
+        writeNoContent(res);
+      },
+    },
+    { method: 'post', path: '/containers/:id/stop', handler: async (req, res) => { await containers.stop(id(req), timeout(req)); writeNoContent(res); } },
+    { method: 'post', path: '/containers/:id/restart', handler: async (req, res) => { await containers.restart(id(req), timeout(req)); writeNoContent(res); } },
+    { method: 'post', path: '/containers/:id/kill', handler: async (req, res) => { await containers.kill(id(req), queryString(req, 'signal')); writeNoContent(res); } },
+    { method: 'post', path: '/containers/:id/wait', handler: async (req, res) => writeJSON(res, 200, { StatusCode: await containers.wait(id(req)) }) },
+    { method: 'post', path: '/containers/:id/pause', handler: async (req, res) => { await containers.pause(id(req)); writeNoContent(res); } },
+    { method: 'post', path: '/containers/:id/unpause', handler: async (req, res) => { await containers.unpause(id(req)); writeNoContent(res); } },
+    { method: 'post', path: '/containers/:id/rename', handler: async (req, res) => { await containers.rename(id(req), queryString(req, 'name') ?? ''); writeNoContent(res); } },
+    {
+      method: 'delete',
+      path: '/containers/:id',
+      handler: async (req, res) => {
+        if (queryBool(req, 'link')) throw invalidParameter('Conflict, cannot remove the default link name of the container');
+        await containers.remove(id(req), { force: queryBool(req, 'force'), volumes: queryBool(req, 'v') });
+        writeNoContent(res);
+      },
+    },
+    { method: 'get', path: '/containers/:id/top', handler: async (req, res) => writeJSON(res, 200, await containers.top(id(req), queryString(req, 'ps_args') || '-ef')) },
+    {
+      method: 'post',
+      path: '/containers/:id/resize',
+      handler: async (req, res) => {
+        await containers.resize(id(req), queryInt(req, 'h', 0), queryInt(req, 'w', 0));
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' });
+        res.end();
+      },
+    },
+    { method: 'post', path: '/containers/:id/attach', handler: (req, res) => attach(req, res, containers, events) },
+    { method: 'get', path: '/containers/:id/logs', handler: (req, res) => logsHandler(req, res, containers) },
+  ];
+}
+
+export type { ApiVersion };

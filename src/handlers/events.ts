@@ -1,0 +1,48 @@
+// GET /events: replay from the ring (since), then live events until `until` or the client leaves.
+import type { Route } from '../http/app';
+import { queryFilters, queryString } from '../http/query';
+import type { EventBus } from '../events/bus';
+import { compileEventFilter, parseEventTime } from '../events/filter';
+import type { EngineEvent } from '../events/types';
+import { toEventJSON } from '../translate/response/events';
+import { supports } from '../translate/version/features';
+
+export function eventRoutes(bus: EventBus): Route[] {
+  return [
+    {
+      method: 'get',
+      path: '/events',
+      handler: async (req, res) => {
+        const v = req.apiVersion;
+        const match = compileEventFilter(queryFilters(req), supports(v, 'EventsBadFilter400'), supports(v, 'EventsDaemon'));
+        const since = parseEventTime(queryString(req, 'since'));
+        const until = parseEventTime(queryString(req, 'until'));
+        const sub = bus.subscribe(match);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.flushHeaders();
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          sub.close();
+          res.end();
+        };
+        const send = (e: EngineEvent) => {
+          if (closed) return;
+          if (until !== undefined && e.timeNano > until) return close();
+          res.write(JSON.stringify(toEventJSON(e)) + '\n');
+        };
+        if (since !== undefined) for (const e of sub.backlog) if (e.timeNano >= since) send(e);
+        sub.onEvent(send);
+        sub.onOverflow(close);
+        req.on('close', close);
+        res.on('close', close);
+        if (until !== undefined) {
+          const wait = until / 1e6 - Date.now();
+          if (wait <= 0) return close();
+          setTimeout(close, wait).unref();
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,145 @@
+// A container's standard streams, owned by berth: the output FIFOs are drained continuously (a stalled client never
+// blocks the container) into the json-file log and broadcast to attached clients; stdin is a FIFO written on behalf
+// of attached clients. After a berth restart the same FIFOs are reopened and nothing written meanwhile is lost.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Socket } from 'node:net';
+import { mkfifos, openReader, openWriter } from './fifo';
+import { now } from './clock';
+import { rfc3339Nano } from '../translate/time';
+
+export type StreamName = 'stdout' | 'stderr';
+export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
+
+export interface IOPaths {
+  stdin: string; // '' when the container has no stdin
+  stdout: string;
+  stderr: string; // '' for a TTY
+  terminal: boolean;
+}
+
+export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: boolean }): IOPaths {
+  return {
+    stdin: opts.stdin ? path.join(dir, `${id}-stdin`) : '',
+    stdout: path.join(dir, `${id}-stdout`),
+    stderr: opts.tty ? '' : path.join(dir, `${id}-stderr`),
+    terminal: opts.tty,
+  };
+}
+
+/** Appends json-file lines synchronously, so that what was read from a FIFO is on disk before the next read. */
+export class JsonFileLog {
+  private fd: number;
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.fd = fs.openSync(file, 'a', 0o640);
+  }
+  write(stream: StreamName, chunk: Buffer): void {
+    const time = rfc3339Nano(now());
+    const text = chunk.toString('utf8');
+    let out = '';
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      out += `{"log":${JSON.stringify(text.slice(start, nl + 1))},"stream":"${stream}","time":"${time}"}\n`;
+      start = nl + 1;
+    }
+    if (start < text.length) out += `{"log":${JSON.stringify(text.slice(start))},"stream":"${stream}","time":"${time}"}\n`;
+    fs.writeSync(this.fd, out);
+  }
+  close(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* closed */
+    }
+  }
+}
+
+export class ContainerIO {
+  private readonly listeners = new Set<OutputListener>();
+  private readers: Socket[] = [];
+  private stdinWriter?: Socket;
+  private log?: JsonFileLog;
+  private open = 0;
+  private doneResolve!: () => void;
+  /** Resolves when every output stream reached EOF (the process exited and the shim flushed everything). */
+  readonly done: Promise<void>;
+
+  constructor(readonly paths: IOPaths, logFile: string | null) {
+    if (logFile) this.log = new JsonFileLog(logFile);
+    this.done = new Promise((r) => (this.doneResolve = r));
+  }
+
+  /** Creates the FIFOs (if needed) and opens the read sides; call before Tasks.Create. */
+  async openOutputs(): Promise<void> {
+    const p = this.paths;
+    await mkfifos([p.stdin, p.stdout, p.stderr].filter(Boolean));
+    this.attachReader('stdout', p.stdout);
+    if (p.stderr) this.attachReader('stderr', p.stderr);
+  }
+
+  private attachReader(stream: StreamName, file: string): void {
+    const r = openReader(file);
+    this.open++;
+    r.on('data', (chunk: Buffer) => {
+      this.log?.write(stream, chunk);
+      for (const l of this.listeners) l(stream, chunk);
+    });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      if (--this.open === 0) {
+        this.log?.close();
+        this.doneResolve();
+      }
+    };
+    r.on('end', end);
+    r.on('error', end);
+    this.readers.push(r);
+  }
+
+  subscribe(fn: OutputListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  get hasStdin(): boolean {
+    return !!this.paths.stdin;
+  }
+
+  /** Set once the shim holds the stdin FIFO's read side (after Tasks.Create). */
+  stdinReady = false;
+
+  /** The stdin writer, opened on first use once the shim has its end; undefined before that. */
+  stdin(): Socket | undefined {
+    if (!this.paths.stdin || !this.stdinReady) return undefined;
+    if (!this.stdinWriter || this.stdinWriter.destroyed) {
+      try {
+        this.stdinWriter = openWriter(this.paths.stdin);
+      } catch {
+        return undefined; // ENXIO: no reader yet
+      }
+      this.stdinWriter.on('error', () => undefined);
+    }
+    return this.stdinWriter;
+  }
+
+  closeStdinWriter(): void {
+    this.stdinWriter?.end();
+    this.stdinWriter = undefined;
+  }
+
+  /** Stops reading (berth shutting down: the shim keeps the FIFOs and a new berth reopens them). */
+  close(): void {
+    for (const r of this.readers) r.destroy();
+    this.stdinWriter?.destroy();
+    this.log?.close();
+  }
+
+  removeFifos(): void {
+    for (const p of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (p) fs.rmSync(p, { force: true });
+  }
+}

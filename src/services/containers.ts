@@ -1,0 +1,600 @@
+// Docker container semantics over containerd: create (image merge, init layer, spec), start/stop/kill/wait,
+// pause, restart, rename, remove, top, and the exit watcher that keeps state and publishes die exactly once.
+// State lives in containerd (container record, labels, snapshots, tasks) and in berth's store; a restarted berth
+// reconciles the two (see reconcile()).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Containerd } from '../containerd/client';
+import { OCI_SPEC_URL, packJSON } from '../containerd/any';
+import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
+import { withLease } from '../containerd/content';
+import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
+import type { EventPublisher } from '../events/types';
+import type { Logger } from '../log';
+import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
+import { now } from '../runtime/clock';
+import { ContainerRecord, ContainerStore, newState } from '../store/containers';
+import { generateSpec, OciMount } from '../translate/spec';
+import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
+import { fromProtoTime, rfc3339Nano } from '../translate/time';
+import type { ImageService, ResolvedImage } from './images';
+import { SNAPSHOTTER } from './images';
+import { layerDirs, readLayered, resolveUser } from './rootfs';
+import { parseSignal } from './signals';
+
+const execFileP = promisify(execFile);
+
+export interface ContainerServiceDeps {
+  ctr: Containerd;
+  images: ImageService;
+  store: ContainerStore;
+  events: EventPublisher;
+  logger: Logger;
+  execRoot: string;
+  cgroupParent: string;
+}
+
+/** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
+interface Live {
+  listeners: Set<OutputListener>;
+  endListeners: Set<() => void>;
+  io?: ContainerIO;
+  exited?: Promise<number>;
+  exitResolve?: (code: number) => void;
+  /** A stop or kill in progress, so the exit is reported once with the right events. */
+  stopping?: boolean;
+}
+
+const SECCOMP_AVAILABLE = (() => {
+  try {
+    return /Seccomp:\s+\d/.test(fs.readFileSync('/proc/self/status', 'utf8'));
+  } catch {
+    return false;
+  }
+})();
+
+export class ContainerService {
+  private readonly live = new Map<string, Live>();
+  private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
+
+  constructor(private readonly d: ContainerServiceDeps) {}
+
+  private get ctr(): Containerd {
+    return this.d.ctr;
+  }
+
+  find(ref: string): ContainerRecord {
+    return this.d.store.find(ref);
+  }
+
+  list(): ContainerRecord[] {
+    return this.d.store.all();
+  }
+
+  private liveOf(id: string): Live {
+    let l = this.live.get(id);
+    if (!l) {
+      l = { listeners: new Set(), endListeners: new Set() };
+      this.live.set(id, l);
+    }
+    return l;
+  }
+
+  private attrs(rec: ContainerRecord, extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1), ...extra };
+  }
+
+  private publish(rec: ContainerRecord, action: string, extra: Record<string, string> = {}): void {
+    this.d.events.publish('container', action, rec.Id, this.attrs(rec, extra));
+  }
+
+  async counts(): Promise<{ total: number; running: number; paused: number; stopped: number }> {
+    const all = this.d.store.all();
+    const paused = all.filter((c) => c.State.Paused).length;
+    const running = all.filter((c) => c.State.Running && !c.State.Paused).length;
+    return { total: all.length, running, paused, stopped: all.length - running - paused };
+  }
+
+  async containersUsing(imageId: string): Promise<{ id: string; running: boolean }[]> {
+    return this.d.store.all().filter((c) => c.Image === imageId).map((c) => ({ id: c.Id, running: c.State.Running }));
+  }
+
+  // ---- create ---------------------------------------------------------------------------------------------
+
+  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
+    if (name) validateName(name);
+    const img = await this.d.images.resolve(req.config.Image ?? '');
+    const config = mergeImageConfig(req.config, img.config.config);
+    if ((!config.Cmd || config.Cmd.length === 0) && (!config.Entrypoint || config.Entrypoint.length === 0)) throw invalidParameter('No command specified');
+    const id = ContainerStore.newId();
+    const finalName = name ? (name.startsWith('/') ? name : `/${name}`) : `/${this.generateName()}`;
+    this.d.store.reserveName(finalName, id);
+    const undo: (() => Promise<unknown>)[] = [async () => this.d.store.releaseName(finalName, id)];
+    try {
+      const dir = this.d.store.dir(id);
+      await fs.promises.mkdir(dir, { recursive: true });
+      undo.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+      const hostname = config.Hostname || id.slice(0, 12);
+      config.Hostname = hostname;
+      config.Image = req.config.Image;
+      const hc = { ...req.hostConfig };
+      if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = { Type: 'json-file', Config: hc.LogConfig?.Config ?? {} };
+      if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
+      if (hc.NetworkMode === 'default') hc.NetworkMode = 'default';
+      const argv = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
+      const rec: ContainerRecord = {
+        Id: id,
+        Name: finalName,
+        Created: rfc3339Nano(now()),
+        Path: argv[0],
+        Args: argv.slice(1),
+        Config: config,
+        HostConfig: hc,
+        NetworkingConfig: req.networkingConfig,
+        Image: img.id,
+        ImageName: req.config.Image ?? '',
+        State: newState(),
+        RestartCount: 0,
+        LogPath: hc.LogConfig.Type === 'none' ? '' : path.join(dir, `${id}-json.log`),
+        ResolvConfPath: path.join(dir, 'resolv.conf'),
+        HostnamePath: path.join(dir, 'hostname'),
+        HostsPath: path.join(dir, 'hosts'),
+        Driver: SNAPSHOTTER,
+        HasBeenManuallyStopped: false,
+      };
+      await this.writeEtcFiles(rec);
+      // Container record first (it pins the snapshot key against GC), then the init layer and the rw snapshot.
+      await this.ctr.containers.Create({
+        container: {
+          id,
+          image: img.names[0] ?? img.id,
+          labels: { 'berth.name': finalName, 'berth.image': img.id },
+          runtime: { name: 'io.containerd.runc.v2' },
+          spec: packJSON(OCI_SPEC_URL, { ociVersion: '1.0.2-dev' }),
+          snapshotter: SNAPSHOTTER,
+          snapshot_key: id,
+        },
+      });
+      undo.push(() => ignoreNotFound(() => this.ctr.containers.Delete({ id })));
+      // The init layer and the rw snapshot are made under a lease: until the rw snapshot exists nothing
+      // references the init layer, and containerd's GC would collect it.
+      const dirs = await withLease(this.ctr, 'berth-create', async (lease) => {
+        const initKey = `${id}-init-key`;
+        const prep = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: initKey, parent: img.chainId, labels: {} }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: initKey })));
+        const layers = layerDirs(prep.mounts);
+        if (!layers.upper) throw systemError('cannot find the init layer directory');
+        await this.populateInitLayer(layers.upper);
+        await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: `${id}-init`, key: initKey }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${id}-init` })));
+        await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: id, parent: `${id}-init`, labels: {} }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: id })));
+        return layers;
+      });
+      const spec = await this.buildSpec(rec, img, dirs.lower);
+      await this.ctr.containers.Update({ container: { id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await this.d.store.save(rec);
+      this.publish(rec, 'create');
+      return { id, warnings: [] };
+    } catch (err) {
+      for (const u of undo.reverse()) await u().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private generateName(): string {
+    const adj = ['admiring', 'brave', 'calm', 'eager', 'focused', 'gallant', 'happy', 'jolly', 'keen', 'lucid', 'modest', 'nifty', 'quirky', 'relaxed', 'serene', 'trusting', 'vibrant', 'zealous'];
+    const noun = ['albattani', 'bohr', 'curie', 'darwin', 'euler', 'fermi', 'galileo', 'hopper', 'kepler', 'lovelace', 'meitner', 'newton', 'noether', 'pasteur', 'ritchie', 'tesla', 'turing', 'wozniak'];
+    for (;;) {
+      const n = `${adj[Math.floor(Math.random() * adj.length)]}_${noun[Math.floor(Math.random() * noun.length)]}`;
+      if (!this.d.store.hasName(n)) return n;
+      const m = `${n}${Math.floor(Math.random() * 10)}`;
+      if (!this.d.store.hasName(m)) return m;
+    }
+  }
+
+  private async populateInitLayer(upper: string): Promise<void> {
+    for (const d of ['dev', 'proc', 'sys', 'etc', 'dev/pts', 'dev/shm']) await fs.promises.mkdir(path.join(upper, d), { recursive: true, mode: 0o755 });
+    for (const f of ['etc/hosts', 'etc/hostname', 'etc/resolv.conf', '.dockerenv']) await fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
+  }
+
+  private async writeEtcFiles(rec: ContainerRecord): Promise<void> {
+    const hc = rec.HostConfig;
+    const hosts = [
+      '127.0.0.1\tlocalhost',
+      '::1\tlocalhost ip6-localhost ip6-loopback',
+      'fe00::0\tip6-localnet',
+      'ff00::0\tip6-mcastprefix',
+      'ff02::1\tip6-allnodes',
+      'ff02::2\tip6-allrouters',
+      ...(hc.ExtraHosts ?? []).map((h) => {
+        const i = h.indexOf(':');
+        return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
+      }),
+    ];
+    await fs.promises.writeFile(rec.HostsPath, hosts.join('\n') + '\n');
+    await fs.promises.writeFile(rec.HostnamePath, `${rec.Config.Hostname}\n`);
+    let host = '';
+    try {
+      host = await fs.promises.readFile('/etc/resolv.conf', 'utf8');
+    } catch {
+      /* none */
+    }
+    let servers = host.split('\n').filter((l) => /^\s*nameserver\s/.test(l)).map((l) => l.trim().split(/\s+/)[1]).filter((s) => !/^127\.|^::1$/.test(s));
+    let search = host.split('\n').filter((l) => /^\s*search\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
+    let options = host.split('\n').filter((l) => /^\s*options\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
+    if (hc.Dns?.length) servers = hc.Dns;
+    if (hc.DnsSearch?.length) search = hc.DnsSearch.filter((s) => s !== '.');
+    if (hc.DnsOptions?.length) options = hc.DnsOptions;
+    if (servers.length === 0 && hc.NetworkMode !== 'host') servers = ['8.8.8.8', '8.8.4.4'];
+    const resolv = [...(search.length ? [`search ${search.join(' ')}`] : []), ...servers.map((s) => `nameserver ${s}`), ...(options.length ? [`options ${options.join(' ')}`] : [])];
+    await fs.promises.writeFile(rec.ResolvConfPath, resolv.join('\n') + '\n');
+  }
+
+  private async buildSpec(rec: ContainerRecord, img: ResolvedImage, lowerDirs: string[]) {
+    const hc = rec.HostConfig;
+    let files = this.passwdCache.get(img.chainId);
+    if (!files) {
+      files = { passwd: readLayered(lowerDirs, '/etc/passwd'), group: readLayered(lowerDirs, '/etc/group') };
+      this.passwdCache.set(img.chainId, files);
+    }
+    let user;
+    try {
+      user = resolveUser(rec.Config.User ?? '', files.passwd, files.group, hc.GroupAdd ?? []);
+    } catch (err) {
+      throw invalidParameter((err as Error).message);
+    }
+    const bind = (src: string, dst: string, ro = false): OciMount => ({ destination: dst, type: 'bind', source: src, options: ['rbind', 'rprivate', ...(ro ? ['ro'] : [])] });
+    const mounts: OciMount[] = [];
+    mounts.push(bind(rec.ResolvConfPath, '/etc/resolv.conf'), bind(rec.HostnamePath, '/etc/hostname'), bind(rec.HostsPath, '/etc/hosts'));
+    for (const b of hc.Binds ?? []) {
+      const [src, dst, mode = ''] = b.split(':');
+      if (!src.startsWith('/')) throw invalidParameter(`named volumes are not supported yet: ${b}`);
+      await fs.promises.mkdir(src, { recursive: true });
+      const flags = mode.split(',').filter(Boolean);
+      const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? 'rprivate';
+      mounts.push({ destination: dst, type: 'bind', source: src, options: ['rbind', prop, ...(flags.includes('ro') ? ['ro'] : [])] });
+    }
+    const devices = (hc.Devices ?? []).map((d) => {
+      const st = fs.statSync(d.PathOnHost);
+      const major = Number((BigInt(st.rdev) >> 8n) & 0xfffn);
+      const minor = Number((BigInt(st.rdev) & 0xffn) | ((BigInt(st.rdev) >> 12n) & 0xfff00n));
+      return { path: d.PathInContainer || d.PathOnHost, type: st.isBlockDevice() ? 'b' : 'c', major, minor, fileMode: st.mode & 0o777, uid: 0, gid: 0, permissions: d.CgroupPermissions || 'rwm' };
+    });
+    const pidNs = hc.PidMode?.startsWith('container:') ? await this.nsPathOf(hc.PidMode.slice(10), 'pid') : undefined;
+    const ipcNs = hc.IpcMode?.startsWith('container:') ? await this.nsPathOf(hc.IpcMode.slice(10), 'ipc') : undefined;
+    const netNs = hc.NetworkMode?.startsWith('container:') ? await this.nsPathOf(hc.NetworkMode.slice(10), 'net') : undefined;
+    return generateSpec({
+      id: rec.Id,
+      config: rec.Config,
+      hostConfig: hc,
+      user,
+      cgroupParent: this.d.cgroupParent,
+      mounts,
+      netnsPath: netNs,
+      pidNsPath: pidNs,
+      ipcNsPath: ipcNs,
+      hostname: rec.Config.Hostname ?? rec.Id.slice(0, 12),
+      seccompAvailable: SECCOMP_AVAILABLE,
+      devices,
+      blockDevices: {},
+    });
+  }
+
+  private async nsPathOf(ref: string, kind: string): Promise<string> {
+    const other = this.d.store.find(ref);
+    if (!other.State.Running) throw conflict(`cannot join namespace of a non running container: container ${other.Id} is not running`);
+    return `/proc/${other.State.Pid}/ns/${kind}`;
+  }
+
+  // ---- start / exit -------------------------------------------------------------------------------------
+
+  async start(ref: string): Promise<void> {
+    const rec = this.find(ref);
+    if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
+    if (rec.State.Running) throw notModified();
+    if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
+    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id }));
+    const live = this.liveOf(rec.Id);
+    const fifoDir = path.join(this.d.execRoot, 'fifo', rec.Id);
+    await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
+    const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
+    const io = new ContainerIO(paths, rec.LogPath || null);
+    await io.openOutputs();
+    this.wireIO(rec.Id, io);
+    try {
+      const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+      await this.ctr.tasks.Create({ container_id: rec.Id, rootfs: mounts, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal });
+      io.stdinReady = true;
+      live.exited = new Promise((r) => (live.exitResolve = r));
+      const { pid } = await this.ctr.tasks.Start({ container_id: rec.Id });
+      rec.State = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
+      rec.IO = paths;
+      rec.HasBeenManuallyStopped = false;
+      await this.d.store.save(rec);
+      this.publish(rec, 'start');
+      this.watchExit(rec.Id);
+    } catch (err) {
+      io.close();
+      io.removeFifos();
+      live.io = undefined;
+      await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+      const msg = err instanceof BerthError ? err.message : String(err);
+      rec.State = { ...rec.State, Error: msg, ExitCode: 127 };
+      await this.d.store.save(rec).catch(() => undefined);
+      throw systemError(msg.startsWith('OCI runtime') ? msg : `OCI runtime create failed: ${msg}`, err);
+    }
+  }
+
+  private wireIO(id: string, io: ContainerIO): void {
+    const live = this.liveOf(id);
+    live.io = io;
+    io.subscribe((stream, chunk) => {
+      for (const l of live.listeners) l(stream, chunk);
+    });
+  }
+
+  /** Waits for the task's exit (also after a berth restart), records it, publishes die once, cleans up the task. */
+  private watchExit(id: string): void {
+    const live = this.liveOf(id);
+    if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
+    void (async () => {
+      let status = 255;
+      let exitedAt = now();
+      try {
+        const w = await this.ctr.tasks.Wait({ container_id: id });
+        status = w.exit_status;
+        const t = fromProtoTime(w.exited_at);
+        if (t.seconds > 0) exitedAt = t;
+      } catch (err) {
+        if (!isGrpcNotFound(err)) {
+          this.d.logger.warn('wait failed', { id, err: String(err) });
+          return; // containerd went away; reconcile at the next start picks it up
+        }
+      }
+      await this.recordExit(id, status, rfc3339Nano(exitedAt));
+    })();
+  }
+
+  private async recordExit(id: string, status: number, finishedAt: string): Promise<void> {
+    const live = this.liveOf(id);
+    const rec = this.d.store.get(id);
+    // Output first: the FIFOs reach EOF once the shim copied everything.
+    if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
+    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
+    live.io?.close();
+    live.io?.removeFifos();
+    live.io = undefined;
+    for (const l of live.endListeners) l();
+    if (rec) {
+      rec.State = { ...rec.State, Status: 'exited', Running: false, Paused: false, Restarting: false, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
+      await this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) }));
+      this.publish(rec, 'die', { exitCode: String(status) });
+    }
+    live.exitResolve?.(status);
+    live.exited = undefined;
+    live.exitResolve = undefined;
+  }
+
+  /** Re-attaches to what containerd kept while berth was down. */
+  async reconcile(): Promise<void> {
+    const { tasks } = await this.ctr.tasks.List({ filter: '' });
+    const taskById = new Map(tasks.map((t) => [t.id, t]));
+    for (const rec of this.d.store.all()) {
+      const t = taskById.get(rec.Id);
+      if (!rec.State.Running) {
+        if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+        continue;
+      }
+      if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
+        if (rec.IO) {
+          const io = new ContainerIO(rec.IO, rec.LogPath || null);
+          try {
+            await io.openOutputs();
+            io.stdinReady = true;
+            this.wireIO(rec.Id, io);
+          } catch (err) {
+            this.d.logger.warn('cannot reopen container output', { id: rec.Id, err: String(err) });
+          }
+        }
+        rec.State.Paused = t.status === 'PAUSED';
+        rec.State.Status = rec.State.Paused ? 'paused' : 'running';
+        this.watchExit(rec.Id);
+      } else {
+        const code = t ? t.exit_status : 255;
+        const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());
+        if (rec.IO && t) {
+          const io = new ContainerIO(rec.IO, rec.LogPath || null);
+          await io.openOutputs().then(() => this.wireIO(rec.Id, io)).catch(() => undefined);
+        }
+        await this.recordExit(rec.Id, code, at);
+      }
+    }
+    // Tasks without a record are orphans of a failed create: remove them.
+    const known = new Set(this.d.store.all().map((r) => r.Id));
+    for (const t of tasks) {
+      if (known.has(t.id)) continue;
+      await this.ctr.tasks.Kill({ container_id: t.id, signal: 9, all: true }).catch(() => undefined);
+      await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: t.id })).catch(() => undefined);
+    }
+  }
+
+  // ---- stop / kill / wait -------------------------------------------------------------------------------
+
+  private async signal(rec: ContainerRecord, sig: number): Promise<void> {
+    try {
+      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: sig, all: false });
+    } catch (err) {
+      if (isGrpcNotFound(err)) throw conflict(`Container ${rec.Id} is not running`);
+      throw err;
+    }
+  }
+
+  private waitExit(id: string, timeoutMs?: number): Promise<number | undefined> {
+    const live = this.liveOf(id);
+    const rec = this.d.store.get(id);
+    if (!live.exited || !rec?.State.Running) return Promise.resolve(rec?.State.ExitCode ?? 0);
+    if (timeoutMs === undefined) return live.exited;
+    return Promise.race([live.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), timeoutMs))]);
+  }
+
+  async stop(ref: string, timeoutSec?: number): Promise<void> {
+    const rec = this.find(ref);
+    if (!rec.State.Running) throw notModified();
+    rec.HasBeenManuallyStopped = true;
+    const t = timeoutSec ?? 10;
+    const sig = parseSignal(rec.Config.StopSignal || 'SIGTERM');
+    if (rec.State.Paused) await this.ctr.tasks.Resume({ container_id: rec.Id }).catch(() => undefined);
+    this.publish(rec, 'kill', { signal: String(sig) });
+    await this.signal(rec, sig).catch(() => undefined);
+    if ((await this.waitExit(rec.Id, t < 0 ? undefined : t * 1000)) === undefined) {
+      this.publish(rec, 'kill', { signal: '9' });
+      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true }).catch(() => undefined);
+      await this.waitExit(rec.Id);
+    }
+    this.publish(rec, 'stop');
+  }
+
+  async kill(ref: string, signal?: string): Promise<void> {
+    const rec = this.find(ref);
+    const sig = parseSignal(signal);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    if (rec.State.Paused && sig !== 9) throw conflict(`Container ${rec.Id} is paused. Unpause the container before stopping or killing`);
+    if (sig === 9) rec.HasBeenManuallyStopped = true;
+    this.publish(rec, 'kill', { signal: String(sig) });
+    if (sig === 9) {
+      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true });
+      await this.waitExit(rec.Id);
+    } else await this.signal(rec, sig);
+  }
+
+  async wait(ref: string): Promise<number> {
+    const rec = this.find(ref);
+    return (await this.waitExit(rec.Id)) ?? rec.State.ExitCode;
+  }
+
+  async restart(ref: string, timeoutSec?: number): Promise<void> {
+    const rec = this.find(ref);
+    if (rec.State.Running) await this.stop(rec.Id, timeoutSec).catch((e) => { if (!(e instanceof BerthError && e.kind === 'NotModified')) throw e; });
+    await this.start(rec.Id);
+    rec.HasBeenManuallyStopped = false;
+    this.publish(rec, 'restart');
+  }
+
+  async pause(ref: string): Promise<void> {
+    const rec = this.find(ref);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    if (rec.State.Paused) throw conflict(`Container ${rec.Id} is already paused`);
+    await this.ctr.tasks.Pause({ container_id: rec.Id });
+    rec.State = { ...rec.State, Paused: true, Status: 'paused' };
+    await this.d.store.save(rec);
+    this.publish(rec, 'pause');
+  }
+
+  async unpause(ref: string): Promise<void> {
+    const rec = this.find(ref);
+    if (!rec.State.Paused) throw conflict(`Container ${rec.Id} is not paused`);
+    await this.ctr.tasks.Resume({ container_id: rec.Id });
+    rec.State = { ...rec.State, Paused: false, Status: 'running' };
+    await this.d.store.save(rec);
+    this.publish(rec, 'unpause');
+  }
+
+  async rename(ref: string, newName: string): Promise<void> {
+    const rec = this.find(ref);
+    if (!newName) throw invalidParameter('Neither old nor new names may be empty');
+    validateName(newName);
+    const n = newName.startsWith('/') ? newName : `/${newName}`;
+    if (n === rec.Name) throw invalidParameter(`Renaming a container with the same name as its current name`);
+    this.d.store.reserveName(n, rec.Id);
+    const old = rec.Name;
+    rec.Name = n;
+    this.d.store.releaseName(old, rec.Id);
+    await this.d.store.save(rec);
+    await this.ctr.containers.Update({ container: { id: rec.Id, labels: { 'berth.name': n } }, update_mask: { paths: ['labels.berth.name'] } }).catch(() => undefined);
+    this.publish(rec, 'rename', { oldName: old });
+  }
+
+  async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
+    const rec = this.find(ref);
+    if (rec.State.Running) {
+      if (!opts.force) {
+        const what = rec.State.Paused ? 'paused' : 'running';
+        throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
+      }
+      if (rec.State.Paused) await this.ctr.tasks.Resume({ container_id: rec.Id }).catch(() => undefined);
+      this.publish(rec, 'kill', { signal: '9' });
+      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true }).catch(() => undefined);
+      await this.waitExit(rec.Id);
+    }
+    rec.State.Status = 'removing';
+    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+    await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: rec.Id }));
+    await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${rec.Id}-init` }));
+    await ignoreNotFound(() => this.ctr.containers.Delete({ id: rec.Id }));
+    await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
+    await this.d.store.delete(rec);
+    this.live.delete(rec.Id);
+    this.publish(rec, 'destroy');
+  }
+
+  async top(ref: string, psArgs = '-ef'): Promise<{ Titles: string[]; Processes: string[][] }> {
+    const rec = this.find(ref);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    const { processes } = await this.ctr.tasks.ListPids({ container_id: rec.Id });
+    const pids = new Set(processes.map((p) => p.pid));
+    let out: string;
+    try {
+      ({ stdout: out } = await execFileP('ps', psArgs.split(/\s+/).filter(Boolean), { maxBuffer: 16 << 20 }));
+    } catch (err) {
+      throw systemError(`Error running ps: ${(err as Error).message}`);
+    }
+    const lines = out.split('\n').filter((l) => l.trim() !== '');
+    const titles = lines[0].trim().split(/\s+/);
+    const pidCol = titles.indexOf('PID');
+    if (pidCol < 0) throw systemError(`Couldn't find PID field in ps output`);
+    const rows = lines.slice(1).map((l) => {
+      const f = l.trim().split(/\s+/);
+      return [...f.slice(0, titles.length - 1), f.slice(titles.length - 1).join(' ')];
+    });
+    this.publish(rec, 'top');
+    return { Titles: titles, Processes: rows.filter((r) => pids.has(Number(r[pidCol]))) };
+  }
+
+  /** Output of the container's current and future tasks, until unsubscribed. */
+  subscribeOutput(id: string, fn: OutputListener, onEnd: () => void): () => void {
+    const live = this.liveOf(id);
+    live.listeners.add(fn);
+    live.endListeners.add(onEnd);
+    return () => {
+      live.listeners.delete(fn);
+      live.endListeners.delete(onEnd);
+    };
+  }
+
+  stdinOf(id: string) {
+    return this.live.get(id)?.io;
+  }
+
+  async closeStdin(id: string): Promise<void> {
+    const io = this.live.get(id)?.io;
+    io?.closeStdinWriter();
+    await this.ctr.tasks.CloseIO({ container_id: id, exec_id: '', stdin: true }).catch(() => undefined);
+  }
+
+  async resize(ref: string, h: number, w: number): Promise<void> {
+    const rec = this.find(ref);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    await this.ctr.tasks.ResizePty({ container_id: rec.Id, exec_id: '', width: w, height: h }).catch((err) => {
+      throw systemError(`Cannot resize container ${rec.Id}: ${(err as Error).message}`, err);
+    });
+    this.publish(rec, 'resize', { height: String(h), width: String(w) });
+  }
+
+  /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
+  close(): void {
+    for (const l of this.live.values()) l.io?.close();
+  }
+}

@@ -1,0 +1,24 @@
+// Atomic file writes: write a temp file in the same directory, fsync, rename over the target.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export async function writeFileAtomic(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const fh = await fs.promises.open(tmp, 'w', mode);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fs.promises.rename(tmp, file);
+}
+
+export function readJSONFileSync<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,136 @@
+// berth's container records: one JSON file per container (written atomically) under <dataRoot>/containers/<id>/,
+// an in-memory index by id and by name, and lookup the way the engine does it (full id, name with or without
+// the leading slash, unique id prefix).
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { conflict, invalidParameter, notFound } from '../errors';
+import type { ContainerConfig, HostConfig } from '../translate/spec/types';
+import type { NetworkingConfig } from '../translate/request/create';
+import type { IOPaths } from '../runtime/io';
+import { readJSONFileSync, writeFileAtomic } from './atomic';
+
+export type ContainerStatus = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
+
+export interface ContainerState {
+  Status: ContainerStatus;
+  Running: boolean;
+  Paused: boolean;
+  Restarting: boolean;
+  OOMKilled: boolean;
+  Dead: boolean;
+  Pid: number;
+  ExitCode: number;
+  Error: string;
+  StartedAt: string;
+  FinishedAt: string;
+}
+
+export interface ContainerRecord {
+  Id: string;
+  Name: string; // with the leading slash
+  Created: string;
+  Path: string;
+  Args: string[];
+  Config: ContainerConfig;
+  HostConfig: HostConfig;
+  NetworkingConfig: NetworkingConfig;
+  Image: string; // image id
+  ImageName: string; // as given at create
+  State: ContainerState;
+  RestartCount: number;
+  LogPath: string;
+  ResolvConfPath: string;
+  HostnamePath: string;
+  HostsPath: string;
+  Driver: string;
+  HasBeenManuallyStopped: boolean;
+  IO?: IOPaths;
+}
+
+export const ZERO = '0001-01-01T00:00:00Z';
+
+export function newState(): ContainerState {
+  return { Status: 'created', Running: false, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: 0, ExitCode: 0, Error: '', StartedAt: ZERO, FinishedAt: ZERO };
+}
+
+export class ContainerStore {
+  private readonly byId = new Map<string, ContainerRecord>();
+  private readonly byName = new Map<string, string>();
+  readonly root: string;
+
+  constructor(dataRoot: string) {
+    this.root = path.join(dataRoot, 'containers');
+    fs.mkdirSync(this.root, { recursive: true });
+    for (const id of fs.readdirSync(this.root)) {
+      const rec = readJSONFileSync<ContainerRecord>(this.file(id));
+      if (!rec) continue;
+      this.byId.set(rec.Id, rec);
+      this.byName.set(rec.Name, rec.Id);
+    }
+  }
+
+  dir(id: string): string {
+    return path.join(this.root, id);
+  }
+
+  private file(id: string): string {
+    return path.join(this.root, id, 'config.v2.json');
+  }
+
+  static newId(): string {
+    return crypto.randomBytes(32).toString('hex');
+  }
+
+  all(): ContainerRecord[] {
+    return [...this.byId.values()];
+  }
+
+  /** Reserves a name for an id (409 with the engine's message when taken). */
+  reserveName(name: string, id: string): void {
+    const n = name.startsWith('/') ? name : `/${name}`;
+    const holder = this.byName.get(n);
+    if (holder && holder !== id)
+      throw conflict(`Conflict. The container name "${n}" is already in use by container "${holder}". You have to remove (or rename) that container to be able to reuse that name.`);
+    this.byName.set(n, id);
+  }
+
+  releaseName(name: string, id: string): void {
+    if (this.byName.get(name) === id) this.byName.delete(name);
+  }
+
+  hasName(name: string): boolean {
+    return this.byName.has(name.startsWith('/') ? name : `/${name}`);
+  }
+
+  async save(rec: ContainerRecord): Promise<void> {
+    this.byId.set(rec.Id, rec);
+    this.byName.set(rec.Name, rec.Id);
+    await writeFileAtomic(this.file(rec.Id), JSON.stringify(rec));
+  }
+
+  async delete(rec: ContainerRecord): Promise<void> {
+    this.byId.delete(rec.Id);
+    this.releaseName(rec.Name, rec.Id);
+    await fs.promises.rm(this.dir(rec.Id), { recursive: true, force: true });
+  }
+
+  get(id: string): ContainerRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Full id, exact name (with or without '/'), or unique id prefix — like the engine's GetContainer. */
+  find(ref: string): ContainerRecord {
+    if (!ref) throw invalidParameter('No container name or ID supplied');
+    const exact = this.byId.get(ref);
+    if (exact) return exact;
+    const byName = this.byName.get(ref.startsWith('/') ? ref : `/${ref}`);
+    if (byName) return this.byId.get(byName)!;
+    if (/^[a-f0-9]+$/.test(ref)) {
+      const hits = [...this.byId.keys()].filter((id) => id.startsWith(ref));
+      if (hits.length === 1) return this.byId.get(hits[0])!;
+      if (hits.length > 1) throw invalidParameter(`Multiple IDs found with provided prefix: ${ref}`);
+    }
+    throw notFound(`No such container: ${ref}`);
+  }
+}

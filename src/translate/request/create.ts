@@ -1,0 +1,187 @@
+// Create-request bodies normalised per API version and validated with the engine's messages — pure.
+import { invalidParameter } from '../../errors';
+import { ApiVersion, supports } from '../version/features';
+import type { ContainerConfig, HostConfig, HealthConfig } from '../spec/types';
+import { ALL_CAPS, normalizeCap } from '../spec';
+
+export interface NetworkingConfig {
+  EndpointsConfig?: Record<string, { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } | null; Links?: string[] | null; Aliases?: string[] | null }>;
+}
+
+export interface CreateRequest {
+  config: ContainerConfig;
+  hostConfig: HostConfig;
+  networkingConfig: NetworkingConfig;
+}
+
+const toArray = (v: unknown): string[] | null | undefined => {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.map(String);
+  throw invalidParameter(`json: cannot unmarshal ${typeof v} into Go value of type []string`);
+};
+
+/** Resource fields that 1.18 clients send in the top-level Config. */
+const LEGACY_RESOURCE_FIELDS: [string, keyof HostConfig][] = [
+  ['Memory', 'Memory'],
+  ['MemorySwap', 'MemorySwap'],
+  ['CpuShares', 'CpuShares'],
+  ['Cpuset', 'CpusetCpus'],
+  ['CpusetCpus', 'CpusetCpus'],
+];
+
+export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest {
+  if (body === undefined || body === null) throw invalidParameter('Config cannot be empty in order to create a container');
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('json: cannot unmarshal into Go value of type container.Config');
+  const raw = { ...(body as Record<string, unknown>) };
+  const hostConfig = { ...((raw.HostConfig as HostConfig | null) ?? {}) } as HostConfig & Record<string, unknown>;
+  const networkingConfig = (supports(v, 'CustomNetworks') ? (raw.NetworkingConfig as NetworkingConfig | null) : null) ?? {};
+  delete raw.HostConfig;
+  delete raw.NetworkingConfig;
+  if (supports(v, 'CreateResourcesInConfig')) {
+    for (const [from, to] of LEGACY_RESOURCE_FIELDS) {
+      if (raw[from] !== undefined && raw[from] !== null && (hostConfig[to] === undefined || hostConfig[to] === 0 || hostConfig[to] === '')) (hostConfig as Record<string, unknown>)[to] = raw[from];
+    }
+  }
+  for (const f of ['Memory', 'MemorySwap', 'CpuShares', 'Cpuset']) delete raw[f];
+  const config = raw as ContainerConfig & Record<string, unknown>;
+  config.Cmd = toArray(config.Cmd);
+  config.Entrypoint = toArray(config.Entrypoint);
+  if (typeof config.StopSignal === 'number') config.StopSignal = String(config.StopSignal);
+  if (!supports(v, 'StopSignal')) delete config.StopSignal;
+  if (!supports(v, 'Healthcheck')) delete config.Healthcheck;
+  if (!hostConfig.NetworkMode || hostConfig.NetworkMode === 'default') hostConfig.NetworkMode = 'default';
+  return { config, hostConfig, networkingConfig };
+}
+
+const RFC1123 = /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+export const NAME_PATTERN = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
+const RESTART_POLICIES = ['', 'no', 'always', 'on-failure', 'unless-stopped'];
+const LOG_DRIVERS = ['json-file', 'none', 'syslog', 'journald', 'gelf', 'fluentd', 'awslogs', 'splunk', 'etwlogs', 'gcplogs', 'logentries', 'local'];
+const SUPPORTED_LOG_DRIVERS = ['json-file', 'none', ''];
+
+export function validateName(name: string): void {
+  if (!NAME_PATTERN.test(name)) throw invalidParameter(`Invalid container name (${name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`);
+}
+
+function validateHealth(h: HealthConfig | null | undefined): void {
+  if (!h) return;
+  const check = (name: string, val: number | undefined) => {
+    if (val !== undefined && val !== 0 && val < 1_000_000) throw invalidParameter(`${name} in Healthcheck cannot be less than 1ms`);
+    if (val !== undefined && val < 0) throw invalidParameter(`${name} in Healthcheck cannot be negative`);
+  };
+  check('Interval', h.Interval);
+  check('Timeout', h.Timeout);
+  check('StartPeriod', h.StartPeriod);
+  if (h.Retries !== undefined && h.Retries < 0) throw invalidParameter('Retries in Healthcheck cannot be negative');
+}
+
+/** A Binds entry split into its parts; throws the engine's messages for malformed ones. */
+export function parseBind(spec: string, v: ApiVersion): { source: string; destination: string; mode: string; named: boolean } {
+  const parts = spec.split(':');
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) throw invalidParameter(`invalid volume specification: '${spec}'`);
+  const [source, destination, mode = ''] = parts;
+  if (!destination.startsWith('/')) throw invalidParameter(`invalid volume specification: '${spec}': invalid mount config for type "bind": invalid mount path: '${destination}' mount path must be absolute`);
+  for (const m of mode ? mode.split(',') : []) {
+    if (!['ro', 'rw', 'z', 'Z', 'nocopy', 'shared', 'rshared', 'slave', 'rslave', 'private', 'rprivate', 'delegated', 'cached', 'consistent'].includes(m)) throw invalidParameter(`invalid mode: ${mode}`);
+  }
+  const named = !source.startsWith('/');
+  if (named) {
+    if (!supports(v, 'NamedVolumeBinds') || !/^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/.test(source))
+      throw invalidParameter(`create ${source}: "${source}" includes invalid characters for a local volume name, only "[a-zA-Z0-9][a-zA-Z0-9_.-]" are allowed. If you intended to pass a host directory, use absolute path`);
+  }
+  return { source, destination, mode, named };
+}
+
+export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
+  const { config: c, hostConfig: hc } = req;
+  const warnings: string[] = [];
+  if (c.Hostname && supports(v, 'CreateHostnameRFC1123') && !RFC1123.test(c.Hostname)) throw invalidParameter(`invalid hostname format: ${c.Hostname}`);
+  validateHealth(c.Healthcheck);
+  if (hc.BlkioWeight && (hc.BlkioWeight < 10 || hc.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
+  if (hc.MemorySwappiness !== undefined && hc.MemorySwappiness !== null && hc.MemorySwappiness !== -1 && (hc.MemorySwappiness < 0 || hc.MemorySwappiness > 100))
+    throw invalidParameter(`Invalid value: ${hc.MemorySwappiness}, valid memory swappiness range is 0-100`);
+  if (hc.ShmSize !== undefined && hc.ShmSize < 0) throw invalidParameter('SHM size can not be less than 0');
+  if (hc.Memory && hc.Memory > 0 && hc.Memory < 6 * 1024 * 1024) throw invalidParameter('Minimum memory limit allowed is 6MB');
+  if (hc.MemorySwap && hc.MemorySwap > 0 && !hc.Memory) throw invalidParameter('You should always set the Memory limit when using Memoryswap limit, see usage');
+  if (hc.MemorySwap && hc.MemorySwap > 0 && hc.Memory && hc.MemorySwap < hc.Memory) throw invalidParameter('Minimum memoryswap limit should be larger than memory limit, see usage');
+  if (hc.MemoryReservation && hc.Memory && hc.MemoryReservation > hc.Memory) throw invalidParameter('Minimum memory limit can not be less than memory reservation limit, see usage');
+  if (hc.CpuPeriod && (hc.CpuPeriod < 1000 || hc.CpuPeriod > 1_000_000)) throw invalidParameter('CPU cfs period can not be less than 1ms (i.e. 1000) or larger than 1s (i.e. 1000000)');
+  if (hc.CpuQuota && hc.CpuQuota > 0 && hc.CpuQuota < 1000) throw invalidParameter('CPU cfs quota can not be less than 1ms (i.e. 1000)');
+  if (hc.OomScoreAdj !== undefined && (hc.OomScoreAdj < -1000 || hc.OomScoreAdj > 1000)) throw invalidParameter(`Invalid value ${hc.OomScoreAdj}, range for oom score adj is [-1000, 1000]`);
+  for (const [field, list] of [['CapAdd', hc.CapAdd], ['CapDrop', hc.CapDrop]] as const) {
+    for (const cap of list ?? []) {
+      const n = normalizeCap(cap);
+      if (n !== 'ALL' && !ALL_CAPS.includes(n)) throw invalidParameter(`invalid ${field}: unknown capability: "${n}"`);
+    }
+  }
+  const rp = hc.RestartPolicy;
+  if (rp) {
+    if (!RESTART_POLICIES.includes(rp.Name ?? '')) throw invalidParameter(`invalid restart policy '${rp.Name}'`);
+    if (rp.Name === 'unless-stopped' && !supports(v, 'UnlessStopped')) throw invalidParameter(`invalid restart policy '${rp.Name}'`);
+    if (rp.MaximumRetryCount && rp.Name !== 'on-failure') throw invalidParameter(`maximum retry count cannot be used with restart policy '${rp.Name}'`);
+    if (rp.MaximumRetryCount < 0) throw invalidParameter('maximum retry count cannot be negative');
+  }
+  const log = hc.LogConfig?.Type ?? '';
+  if (!SUPPORTED_LOG_DRIVERS.includes(log)) {
+    if (LOG_DRIVERS.includes(log)) throw invalidParameter(`logging driver "${log}" is not supported by berth (json-file and none are)`);
+    throw invalidParameter(`error looking up logging plugin ${log}: plugin "${log}" not found`);
+  }
+  const nm = hc.NetworkMode ?? '';
+  if (nm.startsWith('container:') && nm.length === 'container:'.length) throw invalidParameter('Invalid network mode: invalid container format container:<name|id>');
+  if (nm && !['default', 'bridge', 'host', 'none'].includes(nm) && !nm.startsWith('container:') && !supports(v, 'CustomNetworks'))
+    throw invalidParameter(`invalid --net: ${nm}`);
+  for (const b of hc.Binds ?? []) parseBind(b, v);
+  for (const u of hc.Ulimits ?? []) {
+    if (!/^(core|cpu|data|fsize|locks|memlock|msgqueue|nice|nofile|nproc|rss|rtprio|rttime|sigpending|stack)$/.test(u.Name)) throw invalidParameter(`invalid ulimit type: ${u.Name}`);
+    if (u.Soft > u.Hard) throw invalidParameter(`ulimit soft limit must be less than or equal to hard limit: ${u.Soft} > ${u.Hard}`);
+  }
+  return warnings;
+}
+
+/** The engine's image-config merge (merge.go): request wins, Env merged by key, Cmd/Entrypoint rules. */
+export function mergeImageConfig(c: ContainerConfig, img: Record<string, any> | undefined): ContainerConfig {
+  const i = img ?? {};
+  const out: ContainerConfig = { ...c };
+  if (!out.User) out.User = i.User ?? '';
+  if (!out.ExposedPorts || Object.keys(out.ExposedPorts).length === 0) out.ExposedPorts = i.ExposedPorts ?? out.ExposedPorts;
+  else if (i.ExposedPorts) out.ExposedPorts = { ...i.ExposedPorts, ...out.ExposedPorts };
+  const env = [...(out.Env ?? [])];
+  for (const e of i.Env ?? []) {
+    const k = e.split('=')[0];
+    if (!env.some((x) => x.split('=')[0] === k)) env.push(e);
+  }
+  out.Env = env.length ? env : (i.Env ?? out.Env ?? null);
+  if (out.Env && out.Env.length === 0) out.Env = null;
+  if (!out.Labels) out.Labels = i.Labels ?? null;
+  else if (i.Labels) out.Labels = { ...i.Labels, ...out.Labels };
+  // Entrypoint: only an unset (null/undefined) request entrypoint inherits; then Cmd inherits too when unset.
+  if (out.Entrypoint === undefined || out.Entrypoint === null) {
+    out.Entrypoint = i.Entrypoint ?? null;
+    if (!out.Cmd || out.Cmd.length === 0) out.Cmd = i.Cmd ?? null;
+  } else if (out.Entrypoint.length === 1 && out.Entrypoint[0] === '') {
+    out.Entrypoint = null; // "" resets the image's entrypoint
+    if (!out.Cmd || out.Cmd.length === 0) out.Cmd = null;
+  }
+  if (out.Entrypoint && out.Entrypoint.length === 0) out.Entrypoint = null;
+  if (!out.WorkingDir) out.WorkingDir = i.WorkingDir ?? '';
+  if (!out.Volumes || Object.keys(out.Volumes).length === 0) out.Volumes = i.Volumes ?? out.Volumes ?? null;
+  else if (i.Volumes) out.Volumes = { ...i.Volumes, ...out.Volumes };
+  if (!out.StopSignal && i.StopSignal) out.StopSignal = i.StopSignal;
+  if (!out.OnBuild || out.OnBuild.length === 0) out.OnBuild = i.OnBuild ?? null;
+  const h = out.Healthcheck;
+  if (i.Healthcheck) {
+    if (!h) out.Healthcheck = i.Healthcheck;
+    else {
+      out.Healthcheck = {
+        Test: h.Test?.length ? h.Test : i.Healthcheck.Test,
+        Interval: h.Interval || i.Healthcheck.Interval,
+        Timeout: h.Timeout || i.Healthcheck.Timeout,
+        Retries: h.Retries || i.Healthcheck.Retries,
+        StartPeriod: h.StartPeriod || i.Healthcheck.StartPeriod,
+      };
+    }
+  }
+  return out;
+}

@@ -1,0 +1,233 @@
+// Container inspect and list bodies per API version — pure (gather, then shape).
+import type { ContainerRecord } from '../../store/containers';
+import { ApiVersion, supports } from '../version/features';
+
+/** go-units HumanDuration. */
+export function humanDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 1) return 'Less than a second';
+  if (s === 1) return '1 second';
+  if (s < 60) return `${s} seconds`;
+  const m = Math.floor(s / 60);
+  if (m === 1) return 'About a minute';
+  if (m < 60) return `${m} minutes`;
+  const h = Math.round(ms / 3_600_000);
+  if (h === 1) return 'About an hour';
+  if (h < 48) return `${h} hours`;
+  if (h < 24 * 7 * 2) return `${Math.floor(h / 24)} days`;
+  if (h < 24 * 30 * 2) return `${Math.floor(h / 24 / 7)} weeks`;
+  if (h < 24 * 365 * 2) return `${Math.floor(h / 24 / 30)} months`;
+  return `${Math.floor(h / 24 / 365)} years`;
+}
+
+const parseMs = (t: string): number => Date.parse(t);
+
+export function statusText(rec: ContainerRecord, nowMs: number): string {
+  const st = rec.State;
+  if (st.Status === 'removing') return 'Removal In Progress';
+  if (st.Dead) return 'Dead';
+  if (st.Running) {
+    const up = `Up ${humanDuration(nowMs - parseMs(st.StartedAt))}`;
+    return st.Paused ? `${up} (Paused)` : up;
+  }
+  if (st.Restarting) return `Restarting (${st.ExitCode}) ${humanDuration(nowMs - parseMs(st.FinishedAt))} ago`;
+  if (st.StartedAt === '0001-01-01T00:00:00Z') return 'Created';
+  return `Exited (${st.ExitCode}) ${humanDuration(nowMs - parseMs(st.FinishedAt))} ago`;
+}
+
+export function stateName(rec: ContainerRecord): string {
+  const st = rec.State;
+  if (st.Running && st.Paused) return 'paused';
+  if (st.Running) return 'running';
+  return st.Status === 'running' || st.Status === 'paused' ? 'exited' : st.Status;
+}
+
+function shellJoin(args: string[]): string {
+  return args.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+}
+
+export interface ShapeExtras {
+  sizeRw?: number;
+  sizeRootFs?: number;
+  execIds?: string[];
+}
+
+function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
+  const c = rec.Config;
+  const out: Record<string, unknown> = {
+    Hostname: c.Hostname ?? '',
+    Domainname: c.Domainname ?? '',
+    User: c.User ?? '',
+    AttachStdin: !!c.AttachStdin,
+    AttachStdout: !!c.AttachStdout,
+    AttachStderr: !!c.AttachStderr,
+  };
+  if (c.ExposedPorts && Object.keys(c.ExposedPorts).length) out.ExposedPorts = c.ExposedPorts;
+  Object.assign(out, { Tty: !!c.Tty, OpenStdin: !!c.OpenStdin, StdinOnce: !!c.StdinOnce, Env: c.Env ?? null, Cmd: c.Cmd ?? null });
+  if (c.Healthcheck && supports(v, 'Healthcheck')) out.Healthcheck = c.Healthcheck;
+  Object.assign(out, { Image: c.Image ?? '', Volumes: c.Volumes ?? null, WorkingDir: c.WorkingDir ?? '', Entrypoint: c.Entrypoint ?? null, OnBuild: c.OnBuild ?? null, Labels: c.Labels ?? {} });
+  if (c.StopSignal && supports(v, 'StopSignal')) out.StopSignal = c.StopSignal;
+  if (supports(v, 'ConfigPortSpecs')) out.PortSpecs = null;
+  if (!supports(v, 'CustomNetworks')) Object.assign(out, { MacAddress: c.MacAddress ?? '', NetworkDisabled: !!c.NetworkDisabled, ExposedPorts: c.ExposedPorts ?? null, VolumeDriver: rec.HostConfig.VolumeDriver ?? '' });
+  if (supports(v, 'CreateResourcesInConfig')) {
+    const hc = rec.HostConfig;
+    Object.assign(out, { Memory: hc.Memory ?? 0, MemorySwap: hc.MemorySwap ?? 0, CpuShares: hc.CpuShares ?? 0, Cpuset: hc.CpusetCpus ?? '' });
+  }
+  return out;
+}
+
+function inspectHostConfig(rec: ContainerRecord): Record<string, unknown> {
+  const hc = rec.HostConfig;
+  return {
+    Binds: hc.Binds ?? null,
+    ContainerIDFile: hc.ContainerIDFile ?? '',
+    LogConfig: hc.LogConfig ?? { Type: 'json-file', Config: {} },
+    NetworkMode: hc.NetworkMode ?? 'default',
+    PortBindings: hc.PortBindings ?? {},
+    RestartPolicy: hc.RestartPolicy ?? { Name: 'no', MaximumRetryCount: 0 },
+    AutoRemove: !!hc.AutoRemove,
+    VolumeDriver: hc.VolumeDriver ?? '',
+    VolumesFrom: hc.VolumesFrom ?? null,
+    CapAdd: hc.CapAdd ?? null,
+    CapDrop: hc.CapDrop ?? null,
+    Dns: hc.Dns ?? [],
+    DnsOptions: hc.DnsOptions ?? [],
+    DnsSearch: hc.DnsSearch ?? [],
+    ExtraHosts: hc.ExtraHosts ?? null,
+    GroupAdd: hc.GroupAdd ?? null,
+    IpcMode: hc.IpcMode || 'private',
+    Cgroup: hc.Cgroup ?? '',
+    Links: hc.Links ?? null,
+    OomScoreAdj: hc.OomScoreAdj ?? 0,
+    PidMode: hc.PidMode ?? '',
+    Privileged: !!hc.Privileged,
+    PublishAllPorts: !!hc.PublishAllPorts,
+    ReadonlyRootfs: !!hc.ReadonlyRootfs,
+    SecurityOpt: hc.SecurityOpt ?? null,
+    StorageOpt: hc.StorageOpt ?? undefined,
+    Tmpfs: hc.Tmpfs ?? undefined,
+    UTSMode: hc.UTSMode ?? '',
+    UsernsMode: hc.UsernsMode ?? '',
+    ShmSize: hc.ShmSize || 67108864,
+    Sysctls: hc.Sysctls ?? undefined,
+    Runtime: 'runc',
+    ConsoleSize: hc.ConsoleSize ?? [0, 0],
+    Isolation: hc.Isolation ?? '',
+    CpuShares: hc.CpuShares ?? 0,
+    Memory: hc.Memory ?? 0,
+    CgroupParent: hc.CgroupParent ?? '',
+    BlkioWeight: hc.BlkioWeight ?? 0,
+    BlkioWeightDevice: hc.BlkioWeightDevice ?? null,
+    BlkioDeviceReadBps: hc.BlkioDeviceReadBps ?? null,
+    BlkioDeviceWriteBps: hc.BlkioDeviceWriteBps ?? null,
+    BlkioDeviceReadIOps: hc.BlkioDeviceReadIOps ?? null,
+    BlkioDeviceWriteIOps: hc.BlkioDeviceWriteIOps ?? null,
+    CpuPeriod: hc.CpuPeriod ?? 0,
+    CpuQuota: hc.CpuQuota ?? 0,
+    CpusetCpus: hc.CpusetCpus ?? '',
+    CpusetMems: hc.CpusetMems ?? '',
+    Devices: hc.Devices ?? [],
+    DiskQuota: hc.DiskQuota ?? 0,
+    KernelMemory: hc.KernelMemory ?? 0,
+    MemoryReservation: hc.MemoryReservation ?? 0,
+    MemorySwap: hc.MemorySwap ?? 0,
+    MemorySwappiness: hc.MemorySwappiness ?? -1,
+    OomKillDisable: !!hc.OomKillDisable,
+    PidsLimit: hc.PidsLimit ?? 0,
+    Ulimits: hc.Ulimits ?? null,
+    CpuCount: hc.CpuCount ?? 0,
+    CpuPercent: hc.CpuPercent ?? 0,
+    IOMaximumIOps: hc.IOMaximumIOps ?? 0,
+    IOMaximumBandwidth: hc.IOMaximumBandwidth ?? 0,
+  };
+}
+
+function endpoint(): Record<string, unknown> {
+  return { IPAMConfig: null, Links: null, Aliases: null, NetworkID: '', EndpointID: '', Gateway: '', IPAddress: '', IPPrefixLen: 0, IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: '' };
+}
+
+/** Network name as the engine shows it for a mode ("default" → bridge). */
+function networkName(mode: string | undefined): string {
+  if (!mode || mode === 'default') return 'bridge';
+  return mode.startsWith('container:') ? '' : mode;
+}
+
+function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
+  const out: Record<string, unknown> = { Bridge: '', Gateway: '', IPAddress: '', IPPrefixLen: 0, MacAddress: '', Ports: {} };
+  if (supports(v, 'InspectPortMapping')) out.PortMapping = null;
+  if (supports(v, 'InspectNetworks')) {
+    const name = networkName(rec.HostConfig.NetworkMode);
+    Object.assign(out, {
+      SandboxID: '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: '',
+      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
+      Networks: name ? { [name]: endpoint() } : {},
+    });
+  }
+  return out;
+}
+
+export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: ShapeExtras = {}): Record<string, unknown> {
+  const st = rec.State;
+  const state: Record<string, unknown> = {};
+  if (supports(v, 'InspectStateDeadStatus')) state.Status = stateName(rec);
+  Object.assign(state, { Running: st.Running, Paused: st.Paused, Restarting: st.Restarting, OOMKilled: st.OOMKilled });
+  if (supports(v, 'InspectStateDeadStatus')) state.Dead = st.Dead;
+  Object.assign(state, { Pid: st.Pid, ExitCode: st.ExitCode, Error: st.Error, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt });
+  const out: Record<string, unknown> = {
+    Id: rec.Id,
+    Created: rec.Created,
+    Path: rec.Path,
+    Args: rec.Args,
+    State: state,
+    Image: rec.Image,
+    ResolvConfPath: rec.ResolvConfPath,
+    HostnamePath: rec.HostnamePath,
+    HostsPath: rec.HostsPath,
+    LogPath: rec.LogPath,
+    Name: rec.Name,
+    RestartCount: rec.RestartCount,
+    Driver: rec.Driver,
+  };
+  if (supports(v, 'InspectExecDriver')) out.ExecDriver = 'containerd';
+  Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec), GraphDriver: { Name: rec.Driver, Data: null } });
+  if (x.sizeRw !== undefined && supports(v, 'InspectSize')) {
+    out.SizeRw = x.sizeRw;
+    out.SizeRootFs = x.sizeRootFs ?? 0;
+  }
+  if (supports(v, 'InspectVolumesRW')) {
+    out.Volumes = {};
+    out.VolumesRW = {};
+  }
+  if (supports(v, 'InspectMounts')) out.Mounts = [];
+  out.Config = inspectConfig(rec, v);
+  out.NetworkSettings = inspectNetworkSettings(rec, v);
+  return out;
+}
+
+export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: number, x: ShapeExtras = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    Id: rec.Id,
+    Names: [rec.Name],
+    Image: rec.ImageName,
+  };
+  if (supports(v, 'ListImageID')) out.ImageID = rec.Image;
+  Object.assign(out, {
+    Command: shellJoin([rec.Path, ...rec.Args].filter((a) => a !== undefined)),
+    Created: Math.floor(Date.parse(rec.Created) / 1000),
+    Ports: [],
+  });
+  if (x.sizeRw !== undefined) {
+    out.SizeRw = x.sizeRw;
+    out.SizeRootFs = x.sizeRootFs ?? 0;
+  }
+  out.Labels = rec.Config.Labels ?? {};
+  if (supports(v, 'ListState')) out.State = stateName(rec);
+  out.Status = statusText(rec, nowMs);
+  if (supports(v, 'ListHostConfig')) out.HostConfig = { NetworkMode: rec.HostConfig.NetworkMode ?? 'default' };
+  if (supports(v, 'ListNetworkSettings')) {
+    const name = networkName(rec.HostConfig.NetworkMode);
+    out.NetworkSettings = { Networks: name ? { [name]: endpoint() } : {} };
+  }
+  if (supports(v, 'ListMounts')) out.Mounts = [];
+  return out;
+}

@@ -1,0 +1,184 @@
+import { startTestBerth, TestBerth } from '../helpers/berth';
+import { loadBusybox } from '../helpers/busybox-image';
+import { FrameDecoder } from '../../src/http/stream';
+
+let b: TestBerth;
+beforeAll(async () => {
+  b = await startTestBerth();
+  await loadBusybox(b);
+});
+afterAll(async () => {
+  await b.close();
+});
+
+async function create(body: Record<string, unknown>, name?: string, v = '1.24'): Promise<string> {
+  const r = await b.request('POST', `/v${v}/containers/create${name ? `?name=${name}` : ''}`, { body: { Image: 'busybox', ...body } });
+  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
+  return r.json().Id;
+}
+const inspect = async (id: string, v = '1.24') => (await b.request('GET', `/v${v}/containers/${id}/json`)).json();
+const post = (path: string) => b.request('POST', path);
+
+describe('container lifecycle against real containerd', () => {
+  test('create → start → wait → logs → remove', async () => {
+    const id = await create({ Cmd: ['sh', '-c', 'echo out; echo err >&2; exit 3'] }, 'life');
+    expect(id).toMatch(/^[a-f0-9]{64}$/);
+    expect((await inspect('life')).State.Status).toBe('created');
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    const w = await post(`/v1.24/containers/life/wait`);
+    expect(w.json()).toEqual({ StatusCode: 3 });
+    const st = (await inspect(id)).State;
+    expect(st).toEqual(expect.objectContaining({ Status: 'exited', Running: false, ExitCode: 3, Dead: false }));
+    expect(st.FinishedAt).not.toBe('0001-01-01T00:00:00Z');
+    const logs = await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1`);
+    const frames = new FrameDecoder().push(logs.body);
+    // stdout and stderr are separate pipes: their relative order is not defined (as with the engine)
+    expect(frames.map((f) => [f.stream, f.payload.toString()]).sort()).toEqual([[1, 'out\n'], [2, 'err\n']]);
+    const onlyErr = new FrameDecoder().push((await b.request('GET', `/v1.24/containers/${id}/logs?stderr=1&timestamps=1`)).body);
+    expect(onlyErr[0].payload.toString()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z err\n$/);
+    expect((await b.request('GET', `/v1.24/containers/${id}/logs`)).status).toBe(400);
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+    expect((await b.request('GET', `/v1.24/containers/${id}/json`)).status).toBe(404);
+  });
+
+  test('304, 404, 409 and 400 paths with the engine messages', async () => {
+    const id = await create({ Cmd: ['sleep', '1000'] }, 'busy');
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(304);
+    const dup = await b.request('POST', '/v1.24/containers/create?name=busy', { body: { Image: 'busybox', Cmd: ['true'] } });
+    expect(dup.status).toBe(409);
+    expect(dup.json().message).toBe(`Conflict. The container name "/busy" is already in use by container "${id}". You have to remove (or rename) that container to be able to reuse that name.`);
+    const rm = await b.request('DELETE', '/v1.24/containers/busy');
+    expect(rm.status).toBe(409);
+    expect(rm.json().message).toBe(`You cannot remove a running container ${id}. Stop the container before attempting removal or force remove`);
+    expect((await post('/v1.24/containers/nope/start')).json()).toEqual({ message: 'No such container: nope' });
+    expect((await post('/v1.23/containers/nope/stop')).text).toBe('No such container: nope\n');
+    expect((await b.request('POST', '/v1.24/containers/create', { body: { Image: 'nope' } })).json()).toEqual({ message: 'No such image: nope:latest' });
+    expect((await b.request('POST', '/v1.24/containers/create?name=bad%20name', { body: { Image: 'busybox' } })).status).toBe(400);
+    expect((await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', HostConfig: { MemorySwappiness: 200 } } })).json().message).toBe('Invalid value: 200, valid memory swappiness range is 0-100');
+    expect((await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Hostname: 'bad_host!' } })).status).toBe(400);
+    const lax = await b.request('POST', '/v1.23/containers/create', { body: { Image: 'busybox', Hostname: 'bad_host!', Cmd: ['true'] } });
+    expect(lax.status).toBe(201);
+    await b.request('DELETE', `/v1.24/containers/${lax.json().Id}`);
+    expect((await b.request('POST', '/v1.24/containers/create', { body: '{"Image":', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
+    // stop with t: sleep ignores SIGTERM as pid 1, so it is killed after 1 s
+    const t0 = Date.now();
+    expect((await post(`/v1.24/containers/${id}/stop?t=1`)).status).toBe(204);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect((await inspect(id)).State.ExitCode).toBe(137);
+    expect((await post(`/v1.24/containers/${id}/stop`)).status).toBe(304);
+    expect((await post(`/v1.24/containers/${id}/kill`)).json().message).toBe(`Container ${id} is not running`);
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+  });
+
+  test('kill with a signal, pause/unpause, rename, restart, top', async () => {
+    const id = await create({ Cmd: ['sh', '-c', 'trap "exit 7" USR1; while true; do sleep 0.1; done'] }, 'sig');
+    await post(`/v1.24/containers/${id}/start`);
+    expect((await post(`/v1.24/containers/${id}/pause`)).status).toBe(204);
+    expect((await inspect(id)).State).toEqual(expect.objectContaining({ Status: 'paused', Paused: true }));
+    expect((await post(`/v1.24/containers/${id}/pause`)).status).toBe(409);
+    expect((await post(`/v1.24/containers/${id}/unpause`)).status).toBe(204);
+    const top = (await b.request('GET', `/v1.24/containers/${id}/top`)).json();
+    expect(top.Titles).toContain('PID');
+    expect(top.Processes.some((p: string[]) => p.join(' ').includes('while true'))).toBe(true);
+    expect((await post(`/v1.24/containers/${id}/rename?name=renamed`)).status).toBe(204);
+    expect((await inspect('renamed')).Name).toBe('/renamed');
+    expect((await post(`/v1.24/containers/${id}/kill?signal=SIGUSR1`)).status).toBe(204);
+    expect((await post(`/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 7 });
+    expect((await post(`/v1.24/containers/${id}/restart?t=0`)).status).toBe(204);
+    expect((await inspect(id)).State.Running).toBe(true);
+    expect((await b.request('DELETE', `/v1.24/containers/${id}?force=1`)).status).toBe(204);
+  });
+
+  test('list: all, filters and shapes per version', async () => {
+    const a = await create({ Cmd: ['sleep', '1000'], Labels: { role: 'web' } }, 'la');
+    const c = await create({ Cmd: ['true'] }, 'lc');
+    await post(`/v1.24/containers/${a}/start`);
+    const running = (await b.request('GET', '/v1.24/containers/json')).json();
+    expect(running.map((x: { Id: string }) => x.Id)).toEqual([a]);
+    expect(running[0]).toEqual(expect.objectContaining({ Names: ['/la'], Image: 'busybox', Command: 'sleep 1000', State: 'running', Labels: { role: 'web' } }));
+    expect(running[0].Status).toMatch(/^Up /);
+    const all = (await b.request('GET', '/v1.24/containers/json?all=1')).json();
+    expect(all.map((x: { Id: string }) => x.Id)).toEqual([c, a]);
+    expect(all[0].Status).toBe('Created');
+    const f = (filters: object) => b.request('GET', `/v1.24/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify(filters))}`);
+    expect((await f({ label: ['role=web'] })).json().map((x: { Id: string }) => x.Id)).toEqual([a]);
+    expect((await f({ status: ['created'] })).json().map((x: { Id: string }) => x.Id)).toEqual([c]);
+    expect((await f({ name: ['lc'] })).json().map((x: { Id: string }) => x.Id)).toEqual([c]);
+    expect((await f({ ancestor: ['busybox'] })).json().length).toBe(2);
+    expect((await f({ status: ['bogus'] })).status).toBe(400);
+    const v18 = (await b.request('GET', '/v1.18/containers/json?all=1')).json();
+    expect(v18[0].ImageID).toBeUndefined();
+    expect(v18[0].State).toBeUndefined();
+    expect(v18[0].HostConfig).toBeUndefined();
+    const v22 = (await b.request('GET', '/v1.22/containers/json?all=1')).json();
+    expect(v22[0].ImageID).toMatch(/^sha256:/);
+    expect(v22[0].State).toBeUndefined();
+    expect(v22[0].NetworkSettings.Networks.bridge).toBeDefined();
+    const i18 = await inspect(a, '1.18');
+    expect(i18.ExecDriver).toBe('containerd');
+    expect(i18.Volumes).toEqual({});
+    expect(i18.Mounts).toBeUndefined();
+    expect(i18.State.Status).toBeUndefined();
+    const i24 = await inspect(a);
+    expect(i24.ExecDriver).toBeUndefined();
+    expect(i24.Mounts).toEqual([]);
+    expect(i24.State.Status).toBe('running');
+    expect(i24.Config.Labels).toEqual({ role: 'web' });
+    await b.request('DELETE', `/v1.24/containers/${a}?force=1`);
+    await b.request('DELETE', `/v1.24/containers/${c}`);
+  });
+
+  test('the docker CLI: run --rm (exit code from the die event), -i stdin, create/start/ps/inspect/rm', async () => {
+    const run = await b.docker(['run', '--rm', 'busybox', 'sh', '-c', 'echo hi; exit 4'], { apiVersion: '1.24' });
+    expect(run.stdout).toBe('hi\n');
+    expect(run.code).toBe(4);
+    const negotiated = await b.docker(['run', '--rm', 'busybox', 'echo', 'negotiated']);
+    expect(negotiated.stdout).toBe('negotiated\n');
+    const stdin = await b.docker(['run', '--rm', '-i', 'busybox', 'cat'], { apiVersion: '1.24', input: 'through stdin\n' });
+    expect(stdin.stdout).toBe('through stdin\n');
+    const old = await b.docker(['run', '--rm', 'busybox', 'echo', 'old'], { apiVersion: '1.20' });
+    expect(old.stdout).toBe('old\n');
+    await b.docker(['create', '--name', 'cli', '-l', 'k=v', 'busybox', 'sleep', '100'], { apiVersion: '1.24' });
+    await b.docker(['start', 'cli'], { apiVersion: '1.24' });
+    const ps = await b.docker(['ps', '--filter', 'label=k=v', '--format', '{{.Names}} {{.Status}}'], { apiVersion: '1.24' });
+    expect(ps.stdout).toMatch(/^cli Up /);
+    const fmt = await b.docker(['inspect', '--format', '{{.State.Status}} {{.Config.Cmd}}', 'cli'], { apiVersion: '1.24' });
+    expect(fmt.stdout.trim()).toBe('running [sleep 100]');
+    expect((await b.docker(['rm', '-f', 'cli'], { apiVersion: '1.24' })).code).toBe(0);
+    const left = (await b.request('GET', '/v1.24/containers/json?all=1')).json();
+    expect(left).toEqual([]);
+  });
+
+  test('restart-safe: a running container keeps running, one that exits meanwhile shows its exit code, logs keep every line', async () => {
+    const keep = await create({ Cmd: ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo line $i; sleep 0.05; done'] }, 'keep');
+    const quits = await create({ Cmd: ['sh', '-c', 'sleep 1; exit 5'] }, 'quits');
+    await post(`/v1.24/containers/${keep}/start`);
+    await post(`/v1.24/containers/${quits}/start`);
+    await new Promise((r) => setTimeout(r, 300));
+    await b.restart();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await inspect('keep')).State.Running).toBe(true);
+    const q = (await inspect('quits')).State;
+    expect(q).toEqual(expect.objectContaining({ Running: false, ExitCode: 5, Status: 'exited' }));
+    await post(`/v1.24/containers/${keep}/stop?t=0`);
+    const logs = (await b.request('GET', `/v1.24/containers/${keep}/logs?stdout=1`)).body;
+    const lines = new FrameDecoder().push(logs).map((f) => f.payload.toString()).join('').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    lines.forEach((l, i) => expect(l).toBe(`line ${i + 1}`));
+    await b.request('DELETE', `/v1.24/containers/${keep}`);
+    await b.request('DELETE', `/v1.24/containers/${quits}`);
+  });
+
+  test('a failed start leaks nothing and reports the runtime error', async () => {
+    const id = await create({ Cmd: ['/no/such/binary'] }, 'broken');
+    const r = await post(`/v1.24/containers/${id}/start`);
+    expect(r.status).toBe(500);
+    expect(r.json().message).toMatch(/no such file|not found|executable/i);
+    const tasks = (await b.daemon.ctr.tasks.List({ filter: '' })).tasks;
+    expect(tasks.find((t) => t.id === id)).toBeUndefined();
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+    const snaps = await b.daemon.ctr.containers.List({ filters: [] });
+    expect(snaps.containers.find((c) => c.id === id)).toBeUndefined();
+  });
+});
