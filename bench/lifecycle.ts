@@ -1,0 +1,119 @@
+// Lifecycle benchmark (a script, not a test): create → start → wait → remove of `busybox true` through berth's
+// API, against the same lifecycle driven directly over containerd gRPC (cookbook §6 order), interleaved in one
+// run; and GET /containers/json?all=1 with 500 containers.
+// Run: npm run build && node dist/bench/lifecycle.js [runs]
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Containerd } from '../src/containerd/client';
+import { OCI_SPEC_URL, packJSON } from '../src/containerd/any';
+import { DEFAULTS } from '../src/config';
+import { startDaemon } from '../src/daemon';
+import { silentLogger } from '../src/log';
+import { request } from '../test/helpers/berth';
+import { buildBusyboxImage } from '../test/helpers/busybox-image';
+import { cleanupNamespace } from '../test/helpers/cleanup';
+import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { mkfifos, openReader } from '../src/runtime/fifo';
+import { generateSpec } from '../src/translate/spec';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const runs = Number(process.argv[2] ?? 20);
+  const ctd = process.env.BERTH_BENCH_CONTAINERD ? { address: process.env.BERTH_BENCH_CONTAINERD, pid: 0, dir: '' } : await startPrivateContainerd();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-lc-'));
+  const socket = path.join(dir, 'b.sock');
+  const ns = `berth-bench-${process.pid}`;
+  const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}` };
+  const daemon = await startDaemon(config, silentLogger());
+  const ctr = daemon.ctr;
+  try {
+    await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
+    const img = (await request(socket, 'GET', '/v1.24/images/busybox/json')).json();
+    const chain = img.RootFS.Layers[0];
+
+    const viaBerth = async () => {
+      const t0 = process.hrtime.bigint();
+      const c = await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['/bin/busybox', 'true'] } });
+      const id = c.json().Id;
+      await request(socket, 'POST', `/v1.24/containers/${id}/start`);
+      await request(socket, 'POST', `/v1.24/containers/${id}/wait`);
+      await request(socket, 'DELETE', `/v1.24/containers/${id}`);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+
+    let n = 0;
+    const raw = async () => {
+      const t0 = process.hrtime.bigint();
+      const id = `raw${process.pid}x${n++}`;
+      const spec = generateSpec({ id, config: { Cmd: ['/bin/busybox', 'true'] }, hostConfig: {}, user: { uid: 0, gid: 0, additionalGids: [0] }, cgroupParent: `/${ns}`, mounts: [], hostname: id.slice(0, 12), seccompAvailable: true, devices: [], blockDevices: {} });
+      await ctr.containers.Create({ container: { id, image: 'docker.io/library/busybox:latest', labels: {}, runtime: { name: 'io.containerd.runc.v2' }, spec: packJSON(OCI_SPEC_URL, spec), snapshotter: 'overlayfs', snapshot_key: id } });
+      const { mounts } = await ctr.snapshots.Prepare({ snapshotter: 'overlayfs', key: id, parent: chain, labels: {} });
+      const fifo = path.join(dir, id);
+      await mkfifos([`${fifo}-out`, `${fifo}-err`]);
+      const out = openReader(`${fifo}-out`);
+      const err = openReader(`${fifo}-err`);
+      out.resume();
+      err.resume();
+      await ctr.tasks.Create({ container_id: id, rootfs: mounts, stdin: '', stdout: `${fifo}-out`, stderr: `${fifo}-err`, terminal: false });
+      const waited = ctr.tasks.Wait({ container_id: id });
+      await ctr.tasks.Start({ container_id: id });
+      await waited;
+      await ctr.tasks.Delete({ container_id: id });
+      await ctr.snapshots.Remove({ snapshotter: 'overlayfs', key: id });
+      await ctr.containers.Delete({ id });
+      out.destroy();
+      err.destroy();
+      fs.rmSync(`${fifo}-out`);
+      fs.rmSync(`${fifo}-err`);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+
+    await viaBerth();
+    await raw();
+    const b: number[] = [];
+    const r: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      b.push(await viaBerth());
+      r.push(await raw());
+    }
+    // 500 containers for the list.
+    const ids: string[] = [];
+    for (let i = 0; i < 500; i++) ids.push((await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['true'] } })).json().Id);
+    const lt: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = process.hrtime.bigint();
+      const l = await request(socket, 'GET', '/v1.24/containers/json?all=1');
+      if (l.json().length !== 500) throw new Error('list size');
+      lt.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    console.log(
+      JSON.stringify(
+        {
+          runs,
+          berthLifecycleMs: { median: +median(b).toFixed(1), min: +Math.min(...b).toFixed(1), max: +Math.max(...b).toFixed(1) },
+          rawContainerdLifecycleMs: { median: +median(r).toFixed(1), min: +Math.min(...r).toFixed(1), max: +Math.max(...r).toFixed(1) },
+          ratio: +(median(b) / median(r)).toFixed(2),
+          list500Ms: { median: +median(lt).toFixed(1), max: +Math.max(...lt).toFixed(1) },
+          goals: { ratio: '<= 1.3', list500MedianMs: '< 50' },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await daemon.close();
+    await cleanupNamespace(ctr.withNamespace(ns));
+    if (ctd.pid) process.kill(ctd.pid, 'SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
