@@ -17,6 +17,8 @@ import { ContainerStore } from './store/containers';
 import { ContainerService } from './services/containers';
 import { containerRoutes } from './handlers/containers';
 import { eventRoutes } from './handlers/events';
+import { ExecService } from './services/exec';
+import { execRoutes } from './handlers/exec';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -56,6 +58,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent });
   images.setContainersUsing((id) => containers.containersUsing(id));
   await containers.reconcile();
+  const execs = new ExecService(ctr, containers, events, config.execRoot);
   const system = new SystemService({
     ctr,
     config,
@@ -64,7 +67,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

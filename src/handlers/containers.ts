@@ -196,7 +196,7 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   out.end();
 }
 
-export function containerRoutes(containers: ContainerService, images: ImageService, events: EventPublisher): Route[] {
+export function containerRoutes(containers: ContainerService, images: ImageService, events: EventPublisher, execIds: (id: string) => string[] = () => []): Route[] {
   const id = (req: ApiRequest) => param(req, 'id');
   const timeout = (req: ApiRequest): number | undefined => (queryHas(req, 't') ? queryInt(req, 't', 10) : undefined);
   return [
@@ -222,7 +222,10 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
     {
       method: 'get',
       path: '/containers/:id/json',
-      handler: (req, res) => writeJSON(res, 200, toContainerInspect(containers.find(id(req)), req.apiVersion)),
+      handler: (req, res) => {
+        const rec = containers.find(id(req));
+        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execIds(rec.Id) }));
+      },
     },
     {
       method: 'post',

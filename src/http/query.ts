@@ -66,6 +66,8 @@ export function queryFilters(req: Request): Map<string, string[]> {
 const MAX_JSON_BODY = 64 << 20;
 
 export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buffer> {
+  const hj = (req as Request & { hijackable?: { socket: import('node:net').Socket; head: Buffer } }).hijackable;
+  if (hj) return readUpgradeBody(req, hj, limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -74,6 +76,41 @@ export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buf
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * An upgrade request's body is not parsed by node: it sits at the start of the bytes read past the headers
+ * (Content-Length of them); what follows is the client's stream (stdin), left in `head`.
+ */
+async function readUpgradeBody(req: Request, hj: { socket: import('node:net').Socket; head: Buffer }, limit: number): Promise<Buffer> {
+  const len = Number(req.headers['content-length'] ?? 0);
+  if (!len) return Buffer.alloc(0);
+  if (len > limit) throw invalidParameter('request body too large');
+  while (hj.head.length < len) {
+    const chunk = await new Promise<Buffer | null>((resolve) => {
+      const onData = (c: Buffer) => {
+        cleanup();
+        resolve(c);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(null);
+      };
+      const cleanup = () => {
+        hj.socket.off('data', onData);
+        hj.socket.off('end', onEnd);
+        hj.socket.pause();
+      };
+      hj.socket.on('data', onData);
+      hj.socket.on('end', onEnd);
+      hj.socket.resume();
+    });
+    if (!chunk) break;
+    hj.head = Buffer.concat([hj.head, chunk]);
+  }
+  const body = hj.head.subarray(0, len);
+  hj.head = hj.head.subarray(len);
+  return body;
 }
 
 /**

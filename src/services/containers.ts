@@ -57,6 +57,7 @@ const SECCOMP_AVAILABLE = (() => {
 
 export class ContainerService {
   private readonly live = new Map<string, Live>();
+  private readonly removeHooks: ((id: string) => void)[] = [];
   private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
 
   constructor(private readonly d: ContainerServiceDeps) {}
@@ -537,6 +538,7 @@ export class ContainerService {
     await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
     await this.d.store.delete(rec);
     this.live.delete(rec.Id);
+    for (const h of this.removeHooks) h(rec.Id);
     this.publish(rec, 'destroy');
   }
 
@@ -561,6 +563,11 @@ export class ContainerService {
     });
     this.publish(rec, 'top');
     return { Titles: titles, Processes: rows.filter((r) => pids.has(Number(r[pidCol]))) };
+  }
+
+  /** Called with the id of every removed container (exec records, volumes...). */
+  onRemove(fn: (id: string) => void): void {
+    this.removeHooks.push(fn);
   }
 
   /** Output of the container's current and future tasks, until unsubscribed. */

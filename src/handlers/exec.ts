@@ -1,0 +1,111 @@
+// Exec endpoints: create, start (hijacked, framed like attach), resize, inspect.
+import type { Route } from '../http/app';
+import { hijack, RAW_STREAM } from '../http/hijack';
+import { param, queryInt, readJSON } from '../http/query';
+import { writeJSON } from '../http/respond';
+import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/stream';
+import { invalidParameter } from '../errors';
+import type { ContainerService } from '../services/containers';
+import type { ExecConfig, ExecService } from '../services/exec';
+import { toExecInspect } from '../translate/response/exec';
+import { toContainerInspect } from '../translate/response/containers';
+import { supports } from '../translate/version/features';
+
+export function execRoutes(execs: ExecService, containers: ContainerService): Route[] {
+  return [
+    {
+      method: 'post',
+      path: '/containers/:id/exec',
+      handler: async (req, res) => {
+        const body = (await readJSON<Record<string, unknown>>(req)) ?? {};
+        const cmd = typeof body.Cmd === 'string' ? [body.Cmd] : (body.Cmd as string[] | undefined);
+        const cfg: ExecConfig = {
+          Cmd: cmd ?? [],
+          Env: supports(req.apiVersion, 'ExecEnv') ? (body.Env as string[] | null) : undefined,
+          User: (body.User as string) ?? '',
+          WorkingDir: supports(req.apiVersion, 'ExecWorkingDir') ? (body.WorkingDir as string) : undefined,
+          Privileged: !!body.Privileged,
+          Tty: !!body.Tty,
+          AttachStdin: !!body.AttachStdin,
+          AttachStdout: !!body.AttachStdout,
+          AttachStderr: !!body.AttachStderr,
+          DetachKeys: (body.DetachKeys as string) ?? '',
+        };
+        if (cfg.DetachKeys) parseDetachKeys(cfg.DetachKeys);
+        writeJSON(res, 201, { Id: execs.create(param(req, 'id'), cfg) });
+      },
+    },
+    {
+      method: 'post',
+      path: '/exec/:id/start',
+      handler: async (req, res) => {
+        const body = (await readJSON<{ Detach?: boolean; Tty?: boolean }>(req)) ?? {};
+        const e = execs.get(param(req, 'id'));
+        if (body.Detach) {
+          await execs.start(e.id, undefined);
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0' });
+          res.end();
+          return;
+        }
+        const tty = !!e.config.Tty;
+        const wantOut = e.config.AttachStdout !== false;
+        const wantErr = e.config.AttachStderr !== false;
+        const pending: Buffer[] = [];
+        let out: NodeJS.WritableStream | undefined;
+        const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
+          if (s === 'stdout' ? !wantOut : !wantErr) return;
+          const data = tty ? chunk : frame(s === 'stdout' ? STDOUT : STDERR, chunk);
+          if (out) out.write(data);
+          else pending.push(data);
+        };
+        const started = await execs.start(e.id, send);
+        const h = hijack(req, res, RAW_STREAM);
+        out = h.stream;
+        for (const p of pending.splice(0)) out.write(p);
+        let detached = false;
+        if (e.config.AttachStdin) {
+          const watcher = new DetachWatcher(parseDetachKeys(e.config.DetachKeys || undefined));
+          const onData = (chunk: Buffer) => {
+            const { forward, detach } = watcher.feed(chunk);
+            if (forward.length) started.io?.stdin()?.write(forward);
+            if (detach && !detached) {
+              detached = true;
+              execs.detached(started);
+              h.stream.end();
+            }
+          };
+          if (h.head.length) onData(h.head);
+          h.stream.on('data', onData);
+          h.stream.on('end', () => void execs.closeStdin(started));
+        } else h.stream.resume();
+        await started.done;
+        if (!detached) h.stream.end();
+      },
+    },
+    {
+      method: 'post',
+      path: '/exec/:id/resize',
+      handler: async (req, res) => {
+        const h = queryInt(req, 'h', 0);
+        const w = queryInt(req, 'w', 0);
+        if (h <= 0 || w <= 0) throw invalidParameter('invalid resize dimensions');
+        await execs.resize(param(req, 'id'), h, w);
+        res.writeHead(201, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' });
+        res.end();
+      },
+    },
+    {
+      method: 'get',
+      path: '/exec/:id/json',
+      handler: (req, res) => {
+        const e = execs.get(param(req, 'id'));
+        if (supports(req.apiVersion, 'ExecInspectContainer')) {
+          const c = containers.find(e.containerId);
+          writeJSON(res, 200, toExecInspect(e, toContainerInspect(c, req.apiVersion, { execIds: execs.idsFor(c.Id) })), 'plain/text');
+          return;
+        }
+        writeJSON(res, 200, toExecInspect(e));
+      },
+    },
+  ];
+}

@@ -1,0 +1,179 @@
+// Exec: extra processes in a running container (cookbook §8). Records are kept (like the engine) until the
+// container is removed; finished processes are deleted from containerd.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Containerd } from '../containerd/client';
+import { OCI_PROCESS_URL, packJSON, unpackJSON } from '../containerd/any';
+import { ignoreNotFound } from '../containerd/errors';
+import { conflict, invalidParameter, notFound, systemError } from '../errors';
+import type { EventPublisher } from '../events/types';
+import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
+import type { ContainerRecord } from '../store/containers';
+import type { OciSpec } from '../translate/spec/types';
+import { ALL_CAPS } from '../translate/spec';
+import type { ContainerService } from './containers';
+import { SNAPSHOTTER } from './images';
+import { layerDirs, readLayered, resolveUser } from './rootfs';
+
+export interface ExecConfig {
+  Cmd: string[];
+  Env?: string[] | null;
+  User?: string;
+  WorkingDir?: string;
+  Privileged?: boolean;
+  Tty?: boolean;
+  AttachStdin?: boolean;
+  AttachStdout?: boolean;
+  AttachStderr?: boolean;
+  DetachKeys?: string;
+}
+
+export interface ExecRecord {
+  id: string;
+  containerId: string;
+  config: ExecConfig;
+  running: boolean;
+  exitCode: number | null;
+  pid: number;
+  started: boolean;
+  io?: ContainerIO;
+  done?: Promise<number>;
+}
+
+export class ExecService {
+  private readonly execs = new Map<string, ExecRecord>();
+
+  constructor(
+    private readonly ctr: Containerd,
+    private readonly containers: ContainerService,
+    private readonly events: EventPublisher,
+    private readonly execRoot: string,
+  ) {
+    containers.onRemove((id) => {
+      for (const [k, e] of this.execs) if (e.containerId === id) this.execs.delete(k);
+    });
+  }
+
+  idsFor(containerId: string): string[] {
+    return [...this.execs.values()].filter((e) => e.containerId === containerId).map((e) => e.id);
+  }
+
+  private publish(rec: ContainerRecord, action: string, extra: Record<string, string> = {}): void {
+    this.events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1), ...extra });
+  }
+
+  get(id: string): ExecRecord {
+    const e = this.execs.get(id);
+    if (!e) throw notFound(`No such exec instance: ${id}`);
+    return e;
+  }
+
+  create(containerRef: string, cfg: ExecConfig): string {
+    const rec = this.containers.find(containerRef);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    if (rec.State.Paused) throw conflict(`Container ${rec.Id} is paused, unpause the container before exec`);
+    if (!cfg.Cmd || cfg.Cmd.length === 0) throw invalidParameter('No exec command specified');
+    const id = crypto.randomBytes(32).toString('hex');
+    this.execs.set(id, { id, containerId: rec.Id, config: cfg, running: false, exitCode: null, pid: 0, started: false });
+    this.publish(rec, `exec_create: ${cfg.Cmd.join(' ')}`);
+    return id;
+  }
+
+  /** Starts the process; output goes to `listener` until it exits (then `done` resolves with the exit code). */
+  async start(id: string, listener: OutputListener | undefined): Promise<ExecRecord> {
+    const e = this.get(id);
+    if (e.started) throw conflict(`Exec command ${id} has already run`);
+    const rec = this.containers.find(e.containerId);
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    if (rec.State.Paused) throw conflict(`Container ${rec.Id} is paused, unpause the container before exec`);
+    e.started = true;
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (!spec) throw systemError('container has no spec');
+    const cfg = e.config;
+    let user = spec.process.user;
+    if (cfg.User) {
+      const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+      const dirs = layerDirs(mounts);
+      const all = [dirs.upper, ...dirs.lower].filter(Boolean) as string[];
+      try {
+        user = resolveUser(cfg.User, readLayered(all, '/etc/passwd'), readLayered(all, '/etc/group'), rec.HostConfig.GroupAdd ?? []);
+      } catch (err) {
+        e.started = false;
+        throw invalidParameter((err as Error).message);
+      }
+    }
+    const caps = cfg.Privileged ? ALL_CAPS : spec.process.capabilities.bounding;
+    const env = [...spec.process.env];
+    for (const kv of cfg.Env ?? []) {
+      const k = kv.split('=')[0];
+      const i = env.findIndex((x) => x.split('=')[0] === k);
+      if (i >= 0) env[i] = kv;
+      else env.push(kv);
+    }
+    const proc = {
+      terminal: !!cfg.Tty,
+      user,
+      args: cfg.Cmd,
+      env,
+      cwd: cfg.WorkingDir || spec.process.cwd || '/',
+      capabilities: { bounding: caps, effective: caps, permitted: caps },
+      noNewPrivileges: spec.process.noNewPrivileges,
+      apparmorProfile: spec.process.apparmorProfile,
+      oomScoreAdj: spec.process.oomScoreAdj,
+    };
+    const dir = path.join(this.execRoot, 'fifo', rec.Id);
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+    const paths = fifoPaths(dir, `exec-${id.slice(0, 16)}`, { tty: !!cfg.Tty, stdin: !!cfg.AttachStdin });
+    const io = new ContainerIO(paths, null);
+    await io.openOutputs();
+    if (listener) io.subscribe(listener);
+    e.io = io;
+    try {
+      await this.ctr.tasks.Exec({ container_id: rec.Id, exec_id: id, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal, spec: packJSON(OCI_PROCESS_URL, proc) });
+      const waited = this.ctr.tasks.Wait({ container_id: rec.Id, exec_id: id });
+      const started = await this.ctr.tasks.Start({ container_id: rec.Id, exec_id: id });
+      io.stdinReady = true;
+      e.pid = started.pid;
+      e.running = true;
+      this.publish(rec, `exec_start: ${cfg.Cmd.join(' ')}`);
+      e.done = (async () => {
+        const w = await waited.catch(() => ({ exit_status: 126 }));
+        await Promise.race([io.done, new Promise((r) => setTimeout(r, 2000))]);
+        e.running = false;
+        e.exitCode = w.exit_status;
+        io.close();
+        io.removeFifos();
+        await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);
+        this.publish(rec, 'exec_die', { execID: id, exitCode: String(w.exit_status) });
+        return w.exit_status;
+      })();
+    } catch (err) {
+      io.close();
+      io.removeFifos();
+      e.running = false;
+      e.exitCode = 126;
+      await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);
+      throw systemError(`OCI runtime exec failed: ${(err as Error).message}`, err);
+    }
+    return e;
+  }
+
+  async closeStdin(e: ExecRecord): Promise<void> {
+    e.io?.closeStdinWriter();
+    await this.ctr.tasks.CloseIO({ container_id: e.containerId, exec_id: e.id, stdin: true }).catch(() => undefined);
+  }
+
+  async resize(id: string, h: number, w: number): Promise<void> {
+    const e = this.get(id);
+    if (!e.running) throw conflict(`Exec ${id} is not running`);
+    await this.ctr.tasks.ResizePty({ container_id: e.containerId, exec_id: id, width: w, height: h });
+  }
+
+  detached(e: ExecRecord): void {
+    const rec = this.containers.find(e.containerId);
+    this.publish(rec, 'exec_detach', { execID: e.id });
+  }
+}
+
