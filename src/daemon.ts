@@ -19,6 +19,8 @@ import { containerRoutes } from './handlers/containers';
 import { eventRoutes } from './handlers/events';
 import { ExecService } from './services/exec';
 import { execRoutes } from './handlers/exec';
+import { VolumeService } from './services/volumes';
+import { volumeRoutes } from './handlers/volumes';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -55,7 +57,9 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const events = new EventBus();
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent });
+  const volumes = new VolumeService(config.dataRoot, events);
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes });
+  volumes.usersOf = (name) => containers.volumeUsers(name);
   images.setContainersUsing((id) => containers.containersUsing(id));
   await containers.reconcile();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
@@ -67,7 +71,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

@@ -63,7 +63,7 @@ function filterList(all: ContainerRecord[], req: ApiRequest, containers: Contain
   const nets = f.get('network');
   if (nets?.length) list = list.filter((c) => nets.includes(c.HostConfig.NetworkMode === 'default' ? 'bridge' : c.HostConfig.NetworkMode ?? ''));
   const vols = f.get('volume');
-  if (vols?.length) list = list.filter((c) => (c.HostConfig.Binds ?? []).some((b) => vols.some((v) => b.split(':')[0] === v || b.split(':')[1] === v)));
+  if (vols?.length) list = list.filter((c) => (c.MountPoints ?? []).some((m) => vols.some((v) => m.Name === v || m.Destination === v)));
   if (limit > 0) list = list.slice(0, limit);
   const ancestors = f.get('ancestor');
   if (ancestors?.length) {

@@ -15,7 +15,9 @@ import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
-import { ContainerRecord, ContainerStore, newState } from '../store/containers';
+import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
+import type { VolumeService } from './volumes';
+import { parseBind } from '../translate/request/create';
 import { generateSpec, OciMount } from '../translate/spec';
 import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
 import { fromProtoTime, rfc3339Nano } from '../translate/time';
@@ -34,6 +36,7 @@ export interface ContainerServiceDeps {
   logger: Logger;
   execRoot: string;
   cgroupParent: string;
+  volumes: VolumeService;
 }
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
@@ -174,6 +177,7 @@ export class ContainerService {
         undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: id })));
         return layers;
       });
+      rec.MountPoints = await this.resolveMounts(rec, dirs.lower, undo);
       const spec = await this.buildSpec(rec, img, dirs.lower);
       await this.ctr.containers.Update({ container: { id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
       await this.d.store.save(rec);
@@ -250,13 +254,9 @@ export class ContainerService {
     const bind = (src: string, dst: string, ro = false): OciMount => ({ destination: dst, type: 'bind', source: src, options: ['rbind', 'rprivate', ...(ro ? ['ro'] : [])] });
     const mounts: OciMount[] = [];
     mounts.push(bind(rec.ResolvConfPath, '/etc/resolv.conf'), bind(rec.HostnamePath, '/etc/hostname'), bind(rec.HostsPath, '/etc/hosts'));
-    for (const b of hc.Binds ?? []) {
-      const [src, dst, mode = ''] = b.split(':');
-      if (!src.startsWith('/')) throw invalidParameter(`named volumes are not supported yet: ${b}`);
-      await fs.promises.mkdir(src, { recursive: true });
-      const flags = mode.split(',').filter(Boolean);
-      const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? 'rprivate';
-      mounts.push({ destination: dst, type: 'bind', source: src, options: ['rbind', prop, ...(flags.includes('ro') ? ['ro'] : [])] });
+    for (const m of rec.MountPoints ?? []) {
+      if (m.Type === 'bind') await fs.promises.mkdir(m.Source, { recursive: true });
+      mounts.push({ destination: m.Destination, type: 'bind', source: m.Source, options: ['rbind', m.Propagation || 'rprivate', ...(m.RW ? [] : ['ro'])] });
     }
     const devices = (hc.Devices ?? []).map((d) => {
       const st = fs.statSync(d.PathOnHost);
@@ -282,6 +282,54 @@ export class ContainerService {
       devices,
       blockDevices: {},
     });
+  }
+
+  /** Binds (host paths and, from 1.22, volume names), VolumesFrom, and anonymous volumes for Config.Volumes. */
+  private async resolveMounts(rec: ContainerRecord, lowerDirs: string[], undo: (() => Promise<unknown>)[]): Promise<MountPoint[]> {
+    const hc = rec.HostConfig;
+    const out: MountPoint[] = [];
+    const taken = new Set<string>();
+    const clean = (d: string) => d.replace(/\/+$/, '') || '/';
+    for (const b of hc.Binds ?? []) {
+      const p = parseBind(b, '1.24');
+      const flags = p.mode.split(',').filter(Boolean);
+      const rw = !flags.includes('ro');
+      const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? '';
+      if (p.named) {
+        const existed = this.d.volumes.has(p.source);
+        const v = await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
+        if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
+        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: 'local', Mode: p.mode, RW: rw, Propagation: '' });
+      } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });
+      taken.add(clean(p.destination));
+    }
+    for (const spec of hc.VolumesFrom ?? []) {
+      const [ref, mode] = spec.split(':');
+      const other = this.d.store.find(ref);
+      for (const m of other.MountPoints ?? []) {
+        if (taken.has(m.Destination)) continue;
+        out.push({ ...m, Anonymous: false, RW: mode === 'ro' ? false : mode === 'rw' ? true : m.RW, Mode: mode ?? m.Mode });
+        taken.add(m.Destination);
+      }
+    }
+    for (const dest of Object.keys(rec.Config.Volumes ?? {})) {
+      const d = clean(dest);
+      if (taken.has(d) || (hc.Tmpfs && d in hc.Tmpfs)) continue;
+      const v = await this.d.volumes.create(undefined, 'local', null, null, true);
+      undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
+      // Pre-fill with the image's content at that path, bottom layer first, as the engine does.
+      for (const layer of [...lowerDirs].reverse()) {
+        const src = path.join(layer, d);
+        if (fs.existsSync(src)) await execFileP('cp', ['-a', `${src}/.`, v.Mountpoint]).catch(() => undefined);
+      }
+      out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: d, Driver: 'local', Mode: '', RW: true, Propagation: '', Anonymous: true });
+      taken.add(d);
+    }
+    return out;
+  }
+
+  volumeUsers(name: string): string[] {
+    return this.d.store.all().filter((c) => (c.MountPoints ?? []).some((m) => m.Name === name)).map((c) => c.Id);
   }
 
   private async nsPathOf(ref: string, kind: string): Promise<string> {
@@ -538,6 +586,8 @@ export class ContainerService {
     await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
     await this.d.store.delete(rec);
     this.live.delete(rec.Id);
+    if (opts.volumes)
+      for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.volumeUsers(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
     for (const h of this.removeHooks) h(rec.Id);
     this.publish(rec, 'destroy');
   }

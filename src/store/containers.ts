@@ -26,6 +26,18 @@ export interface ContainerState {
   FinishedAt: string;
 }
 
+export interface MountPoint {
+  Type: 'bind' | 'volume';
+  Name?: string;
+  Source: string;
+  Destination: string;
+  Driver?: string;
+  Mode: string;
+  RW: boolean;
+  Propagation: string;
+  Anonymous?: boolean;
+}
+
 export interface ContainerRecord {
   Id: string;
   Name: string; // with the leading slash
@@ -45,6 +57,7 @@ export interface ContainerRecord {
   HostsPath: string;
   Driver: string;
   HasBeenManuallyStopped: boolean;
+  MountPoints?: MountPoint[];
   IO?: IOPaths;
 }
 

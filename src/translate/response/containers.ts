@@ -142,6 +142,18 @@ function inspectHostConfig(rec: ContainerRecord): Record<string, unknown> {
   };
 }
 
+export function toMounts(rec: ContainerRecord, v: ApiVersion): Record<string, unknown>[] {
+  return (rec.MountPoints ?? []).map((m) => {
+    const out: Record<string, unknown> = {};
+    if (m.Name !== undefined && supports(v, 'MountNameDriverPropagation')) out.Name = m.Name;
+    Object.assign(out, { Source: m.Source, Destination: m.Destination });
+    if (supports(v, 'MountNameDriverPropagation') && m.Driver) out.Driver = m.Driver;
+    Object.assign(out, { Mode: m.Mode, RW: m.RW });
+    if (supports(v, 'MountNameDriverPropagation')) out.Propagation = m.Type === 'bind' ? m.Propagation : '';
+    return out;
+  });
+}
+
 function endpoint(): Record<string, unknown> {
   return { IPAMConfig: null, Links: null, Aliases: null, NetworkID: '', EndpointID: '', Gateway: '', IPAddress: '', IPPrefixLen: 0, IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: '' };
 }
@@ -195,10 +207,10 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
     out.SizeRootFs = x.sizeRootFs ?? 0;
   }
   if (supports(v, 'InspectVolumesRW')) {
-    out.Volumes = {};
-    out.VolumesRW = {};
+    out.Volumes = Object.fromEntries((rec.MountPoints ?? []).map((m) => [m.Destination, m.Source]));
+    out.VolumesRW = Object.fromEntries((rec.MountPoints ?? []).map((m) => [m.Destination, m.RW]));
   }
-  if (supports(v, 'InspectMounts')) out.Mounts = [];
+  if (supports(v, 'InspectMounts')) out.Mounts = toMounts(rec, v);
   out.Config = inspectConfig(rec, v);
   out.NetworkSettings = inspectNetworkSettings(rec, v);
   return out;
@@ -228,6 +240,6 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
     const name = networkName(rec.HostConfig.NetworkMode);
     out.NetworkSettings = { Networks: name ? { [name]: endpoint() } : {} };
   }
-  if (supports(v, 'ListMounts')) out.Mounts = [];
+  if (supports(v, 'ListMounts')) out.Mounts = toMounts(rec, v);
   return out;
 }

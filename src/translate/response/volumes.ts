@@ -1,0 +1,12 @@
+// Volume bodies per API version — pure.
+import type { Volume } from '../../services/volumes';
+import { ApiVersion, supports } from '../version/features';
+
+export function toVolumeJSON(v: Volume, ver: ApiVersion): Record<string, unknown> {
+  const out: Record<string, unknown> = { Name: v.Name, Driver: v.Driver, Mountpoint: v.Mountpoint };
+  if (supports(ver, 'VolumeLabelsScope')) {
+    out.Labels = v.Labels;
+    out.Scope = 'local';
+  }
+  return out;
+}
