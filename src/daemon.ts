@@ -21,6 +21,8 @@ import { ExecService } from './services/exec';
 import { execRoutes } from './handlers/exec';
 import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
+import { EventBridge } from './events/bridge';
+import { statsRoutes } from './handlers/stats';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -61,7 +63,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes });
   volumes.usersOf = (name) => containers.volumeUsers(name);
   images.setContainersUsing((id) => containers.containersUsing(id));
+  const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id) }, logger);
+  bridge.start();
   await containers.reconcile();
+  await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
   const system = new SystemService({
     ctr,
@@ -71,7 +76,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));
@@ -93,6 +98,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
         ),
       );
       containers.close();
+      bridge.close();
       supervisor?.close();
       ctr.close();
     },

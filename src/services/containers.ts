@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Containerd } from '../containerd/client';
-import { OCI_SPEC_URL, packJSON } from '../containerd/any';
+import { OCI_RESOURCES_URL, OCI_SPEC_URL, packJSON, unpackJSON } from '../containerd/any';
 import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
 import { withLease } from '../containerd/content';
 import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
@@ -18,7 +18,7 @@ import { now } from '../runtime/clock';
 import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
 import type { VolumeService } from './volumes';
 import { parseBind } from '../translate/request/create';
-import { generateSpec, OciMount } from '../translate/spec';
+import { generateSpec, OciMount, OciSpec, HostConfig } from '../translate/spec';
 import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
 import { fromProtoTime, rfc3339Nano } from '../translate/time';
 import type { ImageService, ResolvedImage } from './images';
@@ -46,8 +46,9 @@ interface Live {
   io?: ContainerIO;
   exited?: Promise<number>;
   exitResolve?: (code: number) => void;
-  /** A stop or kill in progress, so the exit is reported once with the right events. */
-  stopping?: boolean;
+  /** Restart-policy timer and its current delay. */
+  restartTimer?: NodeJS.Timeout;
+  backoffMs?: number;
 }
 
 const SECCOMP_AVAILABLE = (() => {
@@ -417,14 +418,78 @@ export class ContainerService {
     live.io?.removeFifos();
     live.io = undefined;
     for (const l of live.endListeners) l();
+    const resolve = live.exitResolve;
+    live.exited = undefined;
+    live.exitResolve = undefined;
     if (rec) {
-      rec.State = { ...rec.State, Status: 'exited', Running: false, Paused: false, Restarting: false, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
+      const ranFor = Date.parse(finishedAt) - Date.parse(rec.State.StartedAt);
+      const restart = this.shouldRestart(rec, status);
+      rec.State = { ...rec.State, Status: restart ? 'restarting' : 'exited', Running: false, Paused: false, Restarting: restart, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
+      if (restart) this.scheduleRestart(rec, ranFor);
       await this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) }));
       this.publish(rec, 'die', { exitCode: String(status) });
     }
-    live.exitResolve?.(status);
-    live.exited = undefined;
-    live.exitResolve = undefined;
+    resolve?.(status);
+  }
+
+  /** The kernel killed a container's process for memory: remembered for the exit, and reported. */
+  onOOM(id: string): void {
+    const rec = this.d.store.get(id);
+    if (!rec) return;
+    rec.State.OOMKilled = true;
+    this.publish(rec, 'oom');
+  }
+
+  /** The engine's restart policy decision after an exit. */
+  private shouldRestart(rec: ContainerRecord, exitCode: number): boolean {
+    const p = rec.HostConfig.RestartPolicy;
+    if (!p || rec.HasBeenManuallyStopped) return false;
+    switch (p.Name) {
+      case 'always':
+      case 'unless-stopped':
+        return true;
+      case 'on-failure':
+        return exitCode !== 0 && (!p.MaximumRetryCount || rec.RestartCount < p.MaximumRetryCount);
+      default:
+        return false;
+    }
+  }
+
+  private scheduleRestart(rec: ContainerRecord, ranForMs: number): void {
+    const live = this.liveOf(rec.Id);
+    // 100 ms, doubling; reset once the container had been running for 10 s.
+    live.backoffMs = ranForMs >= 10_000 || !live.backoffMs ? 100 : Math.min(live.backoffMs * 2, 60_000);
+    live.restartTimer = setTimeout(() => {
+      live.restartTimer = undefined;
+      const cur = this.d.store.get(rec.Id);
+      if (!cur || !cur.State.Restarting) return;
+      cur.RestartCount++;
+      this.start(cur.Id).catch((err) => {
+        this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
+        cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
+        void this.d.store.save(cur).catch(() => undefined);
+      });
+    }, live.backoffMs);
+  }
+
+  private cancelRestart(rec: ContainerRecord): boolean {
+    const live = this.liveOf(rec.Id);
+    if (!live.restartTimer) return false;
+    clearTimeout(live.restartTimer);
+    live.restartTimer = undefined;
+    rec.State = { ...rec.State, Restarting: false, Status: 'exited' };
+    return true;
+  }
+
+  /** Containers the engine starts again on its own start: `always`, and `unless-stopped` unless stopped by hand. */
+  async startWithPolicies(): Promise<void> {
+    for (const rec of this.d.store.all()) {
+      const p = rec.HostConfig.RestartPolicy?.Name;
+      if (rec.State.Running || rec.HasBeenManuallyStopped) continue;
+      if (p === 'always' || p === 'unless-stopped' || (rec.State.Restarting && p === 'on-failure')) {
+        await this.start(rec.Id).catch((err) => this.d.logger.warn('cannot start container by its restart policy', { id: rec.Id, err: String(err) }));
+      }
+    }
   }
 
   /** Re-attaches to what containerd kept while berth was down. */
@@ -491,7 +556,15 @@ export class ContainerService {
 
   async stop(ref: string, timeoutSec?: number): Promise<void> {
     const rec = this.find(ref);
-    if (!rec.State.Running) throw notModified();
+    if (!rec.State.Running) {
+      if (this.cancelRestart(rec)) {
+        rec.HasBeenManuallyStopped = true;
+        await this.d.store.save(rec);
+        this.publish(rec, 'stop');
+        return;
+      }
+      throw notModified();
+    }
     rec.HasBeenManuallyStopped = true;
     const t = timeoutSec ?? 10;
     const sig = parseSignal(rec.Config.StopSignal || 'SIGTERM');
@@ -527,6 +600,7 @@ export class ContainerService {
   async restart(ref: string, timeoutSec?: number): Promise<void> {
     const rec = this.find(ref);
     if (rec.State.Running) await this.stop(rec.Id, timeoutSec).catch((e) => { if (!(e instanceof BerthError && e.kind === 'NotModified')) throw e; });
+    this.cancelRestart(rec);
     await this.start(rec.Id);
     rec.HasBeenManuallyStopped = false;
     this.publish(rec, 'restart');
@@ -568,6 +642,10 @@ export class ContainerService {
 
   async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
     const rec = this.find(ref);
+    if (rec.State.Restarting && !rec.State.Running) {
+      if (!opts.force) throw conflict(`You cannot remove a restarting container ${rec.Id}. Stop the container before attempting removal or force remove`);
+      this.cancelRestart(rec);
+    }
     if (rec.State.Running) {
       if (!opts.force) {
         const what = rec.State.Paused ? 'paused' : 'running';
@@ -615,6 +693,39 @@ export class ContainerService {
     return { Titles: titles, Processes: rows.filter((r) => pids.has(Number(r[pidCol]))) };
   }
 
+  /** Live resource changes (Tasks.Update) and RestartPolicy, persisted in the record and the stored spec. */
+  async update(ref: string, u: HostConfig): Promise<string[]> {
+    const rec = this.find(ref);
+    const fields: (keyof HostConfig)[] = ['BlkioWeight', 'CpuShares', 'CpuPeriod', 'CpuQuota', 'CpusetCpus', 'CpusetMems', 'Memory', 'MemorySwap', 'MemoryReservation', 'KernelMemory', 'PidsLimit'];
+    const next: HostConfig = { ...rec.HostConfig };
+    for (const f of fields) if (u[f] !== undefined && u[f] !== null && u[f] !== 0 && u[f] !== '') (next as Record<string, unknown>)[f] = u[f];
+    if (u.RestartPolicy?.Name !== undefined) {
+      next.RestartPolicy = u.RestartPolicy;
+      if (!['', 'no', 'always', 'on-failure', 'unless-stopped'].includes(u.RestartPolicy.Name)) throw invalidParameter(`invalid restart policy '${u.RestartPolicy.Name}'`);
+    }
+    if (next.Memory && next.MemorySwap && next.MemorySwap > 0 && next.MemorySwap < next.Memory) throw invalidParameter('Memory limit should be smaller than already set memoryswap limit, update the memoryswap at the same time');
+    if (next.BlkioWeight && (next.BlkioWeight < 10 || next.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (spec) {
+      const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: {} });
+      spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
+      if (rec.State.Running) {
+        const { devices: _d, ...resources } = spec.linux.resources;
+        try {
+          await this.ctr.tasks.Update({ container_id: rec.Id, resources: packJSON(OCI_RESOURCES_URL, resources) });
+        } catch (err) {
+          throw systemError(`Cannot update container ${rec.Id}: ${(err as Error).message}`, err);
+        }
+      }
+      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+    }
+    rec.HostConfig = next;
+    await this.d.store.save(rec);
+    this.publish(rec, 'update');
+    return [];
+  }
+
   /** Called with the id of every removed container (exec records, volumes...). */
   onRemove(fn: (id: string) => void): void {
     this.removeHooks.push(fn);
@@ -652,6 +763,9 @@ export class ContainerService {
 
   /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
   close(): void {
-    for (const l of this.live.values()) l.io?.close();
+    for (const l of this.live.values()) {
+      l.io?.close();
+      if (l.restartTimer) clearTimeout(l.restartTimer);
+    }
   }
 }

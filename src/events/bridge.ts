@@ -1,0 +1,47 @@
+// One containerd event subscription for berth's namespace, turned into callbacks for what only the runtime knows
+// (OOM kills, and task exits as a second source next to Tasks.Wait). Reconnects with backoff when containerd
+// restarts or the stream breaks.
+import type { Containerd } from '../containerd/client';
+import type { Logger } from '../log';
+
+export interface RuntimeEvents {
+  onOOM(containerId: string): void;
+}
+
+export class EventBridge {
+  private stopped = false;
+  private call?: { cancel(): void };
+  private backoff = 100;
+
+  constructor(private readonly ctr: Containerd, private readonly handlers: RuntimeEvents, private readonly logger: Logger) {}
+
+  start(): void {
+    if (this.stopped) return;
+    const stream = this.ctr.raw.events.Subscribe({ filters: [`namespace==${this.ctr.namespace},topic~="^/tasks/"`] }, this.ctr.metadata());
+    this.call = stream;
+    stream.on('data', (env: { topic: string; event: { type_url: string; value: Buffer } }) => {
+      this.backoff = 100;
+      try {
+        if (env.topic === '/tasks/oom') {
+          const ev = this.ctr.any.unpack<{ container_id: string }>(env.event);
+          if (ev?.container_id) this.handlers.onOOM(ev.container_id);
+        }
+      } catch (err) {
+        this.logger.warn('cannot decode containerd event', { topic: env.topic, err: String(err) });
+      }
+    });
+    const again = () => {
+      if (this.stopped) return;
+      this.call = undefined;
+      setTimeout(() => this.start(), this.backoff).unref();
+      this.backoff = Math.min(this.backoff * 2, 5000);
+    };
+    stream.on('error', again);
+    stream.on('end', again);
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.call?.cancel();
+  }
+}
