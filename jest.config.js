@@ -1,6 +1,8 @@
 // Two projects: unit (pure code, fakes; fast, parallel) and integration (real containerd; run in band).
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] };
 module.exports = {
+  // Integration tests drive real containers; jest reads testTimeout from the top level only.
+  testTimeout: 60000,
   projects: [
     { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, testEnvironment: 'node' },
     {

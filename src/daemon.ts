@@ -23,6 +23,7 @@ import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
+import { BridgeNetwork } from './network/bridge';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -60,7 +61,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
   const volumes = new VolumeService(config.dataRoot, events);
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes });
+  const network = new BridgeNetwork(config.bridgeName, config.bridgeSubnet, config.dataRoot, logger);
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, network });
   volumes.usersOf = (name) => containers.volumeUsers(name);
   images.setContainersUsing((id) => containers.containersUsing(id));
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id) }, logger);

@@ -3,6 +3,7 @@
 // State lives in containerd (container record, labels, snapshots, tasks) and in berth's store; a restarted berth
 // reconciles the two (see reconcile()).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,13 +11,15 @@ import type { Containerd } from '../containerd/client';
 import { OCI_RESOURCES_URL, OCI_SPEC_URL, packJSON, unpackJSON } from '../containerd/any';
 import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
 import { withLease } from '../containerd/content';
-import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
 import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
 import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
 import type { VolumeService } from './volumes';
+import type { BridgeNetwork } from '../network/bridge';
+import { netnsPath } from '../network/sandbox';
 import { parseBind } from '../translate/request/create';
 import { generateSpec, OciMount, OciSpec, HostConfig } from '../translate/spec';
 import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
@@ -37,6 +40,7 @@ export interface ContainerServiceDeps {
   execRoot: string;
   cgroupParent: string;
   volumes: VolumeService;
+  network: BridgeNetwork;
 }
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
@@ -49,6 +53,10 @@ interface Live {
   /** Restart-policy timer and its current delay. */
   restartTimer?: NodeJS.Timeout;
   backoffMs?: number;
+  /** Network teardown after an exit, awaited by the next start and by remove. */
+  teardown?: Promise<void>;
+  /** A restart-policy start in progress. */
+  starting?: Promise<void>;
 }
 
 const SECCOMP_AVAILABLE = (() => {
@@ -121,7 +129,7 @@ export class ContainerService {
       const dir = this.d.store.dir(id);
       await fs.promises.mkdir(dir, { recursive: true });
       undo.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
-      const hostname = config.Hostname || id.slice(0, 12);
+      const hostname = config.Hostname || (req.hostConfig.NetworkMode === 'host' ? os.hostname() : id.slice(0, 12));
       config.Hostname = hostname;
       config.Image = req.config.Image;
       const hc = { ...req.hostConfig };
@@ -215,6 +223,7 @@ export class ContainerService {
       'ff00::0\tip6-mcastprefix',
       'ff02::1\tip6-allnodes',
       'ff02::2\tip6-allrouters',
+      ...(rec.Endpoint ? [`${rec.Endpoint.ip}\t${rec.Config.Hostname}`] : []),
       ...(hc.ExtraHosts ?? []).map((h) => {
         const i = h.indexOf(':');
         return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
@@ -267,7 +276,11 @@ export class ContainerService {
     });
     const pidNs = hc.PidMode?.startsWith('container:') ? await this.nsPathOf(hc.PidMode.slice(10), 'pid') : undefined;
     const ipcNs = hc.IpcMode?.startsWith('container:') ? await this.nsPathOf(hc.IpcMode.slice(10), 'ipc') : undefined;
-    const netNs = hc.NetworkMode?.startsWith('container:') ? await this.nsPathOf(hc.NetworkMode.slice(10), 'net') : undefined;
+    const nm = hc.NetworkMode || 'default';
+    let netNs: string | undefined;
+    if (nm.startsWith('container:')) netNs = await this.nsPathOf(nm.slice(10), 'net');
+    else if (nm === 'default' || nm === 'bridge' || nm === 'none') netNs = netnsPath(rec.Id);
+    else if (nm !== 'host') throw notFound(`network ${nm} not found`);
     return generateSpec({
       id: rec.Id,
       config: rec.Config,
@@ -283,6 +296,29 @@ export class ContainerService {
       devices,
       blockDevices: {},
     });
+  }
+
+  /** Joins the container's named netns to its network before its task is created. */
+  private async setupNetwork(rec: ContainerRecord): Promise<void> {
+    const nm = rec.HostConfig.NetworkMode || 'default';
+    if (nm === 'none') return this.d.network.setupNone(rec.Id);
+    if (nm !== 'default' && nm !== 'bridge') return;
+    const ep = await this.d.network.setupBridge(rec.Id, {
+      exposed: Object.keys(rec.Config.ExposedPorts ?? {}),
+      bindings: rec.HostConfig.PortBindings ?? {},
+      publishAll: !!rec.HostConfig.PublishAllPorts,
+    });
+    rec.Endpoint = ep;
+    await this.writeEtcFiles(rec);
+  }
+
+  private async teardownNetwork(rec: ContainerRecord): Promise<void> {
+    const nm = rec.HostConfig.NetworkMode || 'default';
+    if (nm !== 'default' && nm !== 'bridge' && nm !== 'none') return;
+    const ep = rec.Endpoint;
+    rec.Endpoint = undefined;
+    await this.d.network.teardown(rec.Id, ep);
+    await this.d.store.save(rec).catch(() => undefined);
   }
 
   /** Binds (host paths and, from 1.22, volume names), VolumesFrom, and anonymous volumes for Config.Volumes. */
@@ -354,7 +390,9 @@ export class ContainerService {
     const io = new ContainerIO(paths, rec.LogPath || null);
     await io.openOutputs();
     this.wireIO(rec.Id, io);
+    if (live.teardown) await live.teardown;
     try {
+      await this.setupNetwork(rec);
       const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
       await this.ctr.tasks.Create({ container_id: rec.Id, rootfs: mounts, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal });
       io.stdinReady = true;
@@ -371,9 +409,12 @@ export class ContainerService {
       io.removeFifos();
       live.io = undefined;
       await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+      await this.teardownNetwork(rec);
       const msg = err instanceof BerthError ? err.message : String(err);
       rec.State = { ...rec.State, Error: msg, ExitCode: 127 };
       await this.d.store.save(rec).catch(() => undefined);
+      for (const l of live.endListeners) l();
+      this.publish(rec, 'die', { exitCode: '127' });
       throw systemError(msg.startsWith('OCI runtime') ? msg : `OCI runtime create failed: ${msg}`, err);
     }
   }
@@ -428,6 +469,7 @@ export class ContainerService {
       if (restart) this.scheduleRestart(rec, ranFor);
       await this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) }));
       this.publish(rec, 'die', { exitCode: String(status) });
+      live.teardown = this.teardownNetwork(rec).finally(() => (live.teardown = undefined));
     }
     resolve?.(status);
   }
@@ -464,11 +506,13 @@ export class ContainerService {
       const cur = this.d.store.get(rec.Id);
       if (!cur || !cur.State.Restarting) return;
       cur.RestartCount++;
-      this.start(cur.Id).catch((err) => {
-        this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
-        cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
-        void this.d.store.save(cur).catch(() => undefined);
-      });
+      live.starting = this.start(cur.Id)
+        .catch((err) => {
+          this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
+          cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
+          void this.d.store.save(cur).catch(() => undefined);
+        })
+        .finally(() => (live.starting = undefined));
     }, live.backoffMs);
   }
 
@@ -485,7 +529,8 @@ export class ContainerService {
   async startWithPolicies(): Promise<void> {
     for (const rec of this.d.store.all()) {
       const p = rec.HostConfig.RestartPolicy?.Name;
-      if (rec.State.Running || rec.HasBeenManuallyStopped) continue;
+      // Running ones, ones stopped by hand, and ones whose restart is already scheduled (reconcile saw them exit).
+      if (rec.State.Running || rec.HasBeenManuallyStopped || this.liveOf(rec.Id).restartTimer || this.liveOf(rec.Id).starting) continue;
       if (p === 'always' || p === 'unless-stopped' || (rec.State.Restarting && p === 'on-failure')) {
         await this.start(rec.Id).catch((err) => this.d.logger.warn('cannot start container by its restart policy', { id: rec.Id, err: String(err) }));
       }
@@ -500,6 +545,7 @@ export class ContainerService {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
         if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+        if (rec.Endpoint && !rec.State.Restarting) await this.teardownNetwork(rec).catch(() => undefined);
         continue;
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
@@ -556,6 +602,12 @@ export class ContainerService {
 
   async stop(ref: string, timeoutSec?: number): Promise<void> {
     const rec = this.find(ref);
+    const starting = this.liveOf(rec.Id).starting;
+    if (!rec.State.Running && starting) {
+      // A policy restart is under way: let it finish, then stop what it started.
+      rec.HasBeenManuallyStopped = true;
+      await starting;
+    }
     if (!rec.State.Running) {
       if (this.cancelRestart(rec)) {
         rec.HasBeenManuallyStopped = true;
@@ -657,6 +709,8 @@ export class ContainerService {
       await this.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';
+    await this.liveOf(rec.Id).teardown;
+    await this.d.network.teardown(rec.Id, undefined).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: rec.Id }));
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${rec.Id}-init` }));

@@ -8,6 +8,7 @@ import { conflict, invalidParameter, notFound } from '../errors';
 import type { ContainerConfig, HostConfig } from '../translate/spec/types';
 import type { NetworkingConfig } from '../translate/request/create';
 import type { IOPaths } from '../runtime/io';
+import type { Endpoint } from '../network/bridge';
 import { readJSONFileSync, writeFileAtomic } from './atomic';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
@@ -58,6 +59,8 @@ export interface ContainerRecord {
   Driver: string;
   HasBeenManuallyStopped: boolean;
   MountPoints?: MountPoint[];
+  /** The container's network endpoint while it runs (default bridge). */
+  Endpoint?: Endpoint;
   IO?: IOPaths;
 }
 

@@ -91,6 +91,8 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
     namespace,
     cgroupParent: '/' + namespace,
     bridgeName: 'bt' + namespace.slice(-8),
+    // Each test berth gets its own bridge and subnet, removed in close().
+    bridgeSubnet: `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`,
   };
   const logger = opts.logLevel ? createLogger(opts.logLevel) : silentLogger();
   let daemon = await startDaemon(config, logger);
@@ -122,6 +124,7 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
       const ctr = daemon.ctr.withNamespace(namespace);
       await cleanupNamespace(ctr);
       ctr.close();
+      await new Promise((r) => execFile('ip', ['link', 'delete', config.bridgeName], () => r(undefined)));
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };

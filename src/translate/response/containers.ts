@@ -154,8 +154,26 @@ export function toMounts(rec: ContainerRecord, v: ApiVersion): Record<string, un
   });
 }
 
-function endpoint(): Record<string, unknown> {
-  return { IPAMConfig: null, Links: null, Aliases: null, NetworkID: '', EndpointID: '', Gateway: '', IPAddress: '', IPPrefixLen: 0, IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: '' };
+function endpoint(rec: ContainerRecord): Record<string, unknown> {
+  const ep = rec.Endpoint;
+  return {
+    IPAMConfig: null, Links: null, Aliases: null,
+    NetworkID: ep ? 'bridge' : '', EndpointID: ep ? rec.Id.slice(0, 64) : '',
+    Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0,
+    IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: ep?.mac ?? '',
+  };
+}
+
+/** The list's Ports: one entry per published binding, or the bare private port. */
+function listPorts(rec: ContainerRecord): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const ports = rec.Endpoint?.ports ?? {};
+  for (const [key, binds] of Object.entries(ports)) {
+    const [p, type] = key.split('/');
+    if (!binds || binds.length === 0) out.push({ PrivatePort: Number(p), Type: type });
+    else for (const b of binds) out.push({ IP: b.HostIp, PrivatePort: Number(p), PublicPort: Number(b.HostPort), Type: type });
+  }
+  return out;
 }
 
 /** Network name as the engine shows it for a mode ("default" → bridge). */
@@ -165,14 +183,15 @@ function networkName(mode: string | undefined): string {
 }
 
 function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
-  const out: Record<string, unknown> = { Bridge: '', Gateway: '', IPAddress: '', IPPrefixLen: 0, MacAddress: '', Ports: {} };
+  const ep = rec.Endpoint;
+  const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: ep?.ports ?? {} };
   if (supports(v, 'InspectPortMapping')) out.PortMapping = null;
   if (supports(v, 'InspectNetworks')) {
     const name = networkName(rec.HostConfig.NetworkMode);
     Object.assign(out, {
-      SandboxID: '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: '',
-      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
-      Networks: name ? { [name]: endpoint() } : {},
+      SandboxID: ep ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: ep ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
+      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep ? rec.Id : '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
+      Networks: name ? { [name]: endpoint(rec) } : {},
     });
   }
   return out;
@@ -226,7 +245,7 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
   Object.assign(out, {
     Command: shellJoin([rec.Path, ...rec.Args].filter((a) => a !== undefined)),
     Created: Math.floor(Date.parse(rec.Created) / 1000),
-    Ports: [],
+    Ports: listPorts(rec),
   });
   if (x.sizeRw !== undefined) {
     out.SizeRw = x.sizeRw;
@@ -238,7 +257,7 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
   if (supports(v, 'ListHostConfig')) out.HostConfig = { NetworkMode: rec.HostConfig.NetworkMode ?? 'default' };
   if (supports(v, 'ListNetworkSettings')) {
     const name = networkName(rec.HostConfig.NetworkMode);
-    out.NetworkSettings = { Networks: name ? { [name]: endpoint() } : {} };
+    out.NetworkSettings = { Networks: name ? { [name]: endpoint(rec) } : {} };
   }
   if (supports(v, 'ListMounts')) out.Mounts = toMounts(rec, v);
   return out;
