@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-lc-'));
   const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-${process.pid}`;
-  const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}` };
+  const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}`, bridgeName: 'berthbench0', bridgeSubnet: '10.254.254.0/24' };
   const daemon = await startDaemon(config, silentLogger());
   const ctr = daemon.ctr;
   try {
@@ -33,11 +33,13 @@ async function main(): Promise<void> {
     const img = (await request(socket, 'GET', '/v1.24/images/busybox/json')).json();
     const chain = img.RootFS.Layers[0];
 
-    const viaBerth = async () => {
+    const viaBerth = async (networkMode = 'none') => {
       const t0 = process.hrtime.bigint();
-      const c = await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['/bin/busybox', 'true'] } });
+      const c = await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['/bin/busybox', 'true'], HostConfig: { NetworkMode: networkMode } } });
       const id = c.json().Id;
-      await request(socket, 'POST', `/v1.24/containers/${id}/start`);
+      if (!id) throw new Error(`create failed: ${c.text}`);
+      const st = await request(socket, 'POST', `/v1.24/containers/${id}/start`);
+      if (st.status !== 204) throw new Error(`start failed: ${st.text}`);
       await request(socket, 'POST', `/v1.24/containers/${id}/wait`);
       await request(socket, 'DELETE', `/v1.24/containers/${id}`);
       return Number(process.hrtime.bigint() - t0) / 1e6;
@@ -73,9 +75,12 @@ async function main(): Promise<void> {
     await viaBerth();
     await raw();
     const b: number[] = [];
+    const br: number[] = [];
     const r: number[] = [];
+    await viaBerth('bridge');
     for (let i = 0; i < runs; i++) {
-      b.push(await viaBerth());
+      b.push(await viaBerth('none'));
+      br.push(await viaBerth('bridge'));
       r.push(await raw());
     }
     // 500 containers for the list.
@@ -93,10 +98,15 @@ async function main(): Promise<void> {
         {
           runs,
           berthLifecycleMs: { median: +median(b).toFixed(1), min: +Math.min(...b).toFixed(1), max: +Math.max(...b).toFixed(1) },
+          berthBridgeLifecycleMs: { median: +median(br).toFixed(1), min: +Math.min(...br).toFixed(1), max: +Math.max(...br).toFixed(1) },
           rawContainerdLifecycleMs: { median: +median(r).toFixed(1), min: +Math.min(...r).toFixed(1), max: +Math.max(...r).toFixed(1) },
+          // berth (NetworkMode none: the raw lifecycle has no network either) against raw containerd
           ratio: +(median(b) / median(r)).toFixed(2),
+          // the default bridge (CNI) against NetworkMode none, both through berth
+          bridgeVsNone: +(median(br) / median(b)).toFixed(2),
+          bridgeVsRaw: +(median(br) / median(r)).toFixed(2),
           list500Ms: { median: +median(lt).toFixed(1), max: +Math.max(...lt).toFixed(1) },
-          goals: { ratio: '<= 1.3', list500MedianMs: '< 50' },
+          goals: { ratio: '<= 1.3', bridgeVsNone: '<= 1.25', list500MedianMs: '< 50' },
         },
         null,
         2,

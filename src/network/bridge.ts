@@ -106,22 +106,25 @@ export class BridgeNetwork {
     }
   }
 
-  /** A namespace with only loopback (NetworkMode none). */
-  async setupNone(containerId: string): Promise<void> {
-    const ns = await createNetns(containerId);
-    await addNetworkList(this.lo, { containerId, netns: ns, ifname: 'lo' });
+  /** Without published ports the portmap plugin has nothing to do: skip its exec on ADD and DEL. */
+  private listFor(withPorts: boolean): NetConfList {
+    return withPorts ? this.list : { ...this.list, plugins: this.list.plugins.filter((p) => p.type !== 'portmap') };
+  }
+
+  /** Creates the named namespace a bridge container's spec points at (before its task is created). */
+  async prepare(containerId: string, mode: string): Promise<void> {
+    if (mode === 'default' || mode === 'bridge') await createNetns(containerId);
   }
 
   async setupBridge(containerId: string, ports: PortRequest): Promise<Endpoint> {
     const ns = await createNetns(containerId);
     const plan = await planPorts(ports);
     const args = { containerId, netns: ns, ifname: 'eth0', runtimeConfig: { portMappings: plan.mappings } };
-    await addNetworkList(this.lo, { containerId, netns: ns, ifname: 'lo' });
     let result: CniResult | undefined;
     try {
-      result = await addNetworkList(this.list, args);
+      [, result] = await Promise.all([addNetworkList(this.lo, { containerId, netns: ns, ifname: 'lo' }), addNetworkList(this.listFor(plan.mappings.length > 0), args)]);
     } catch (err) {
-      await delNetworkList(this.list, args).catch(() => undefined);
+      await delNetworkList(this.listFor(plan.mappings.length > 0), args).catch(() => undefined);
       throw err;
     }
     const ip = result?.ips?.[0];
@@ -134,7 +137,7 @@ export class BridgeNetwork {
   async teardown(containerId: string, ep: Endpoint | undefined): Promise<void> {
     const ns = netnsPath(containerId);
     if (ep) {
-      await delNetworkList(this.list, { containerId, netns: fs.existsSync(ns) ? ns : '', ifname: 'eth0', runtimeConfig: { portMappings: ep.mappings } }, ep.result).catch((err) =>
+      await delNetworkList(this.listFor(ep.mappings.length > 0), { containerId, netns: fs.existsSync(ns) ? ns : '', ifname: 'eth0', runtimeConfig: { portMappings: ep.mappings } }, ep.result).catch((err) =>
         this.logger.warn('CNI teardown failed', { id: containerId, err: String(err) }),
       );
     }

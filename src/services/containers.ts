@@ -279,8 +279,9 @@ export class ContainerService {
     const nm = hc.NetworkMode || 'default';
     let netNs: string | undefined;
     if (nm.startsWith('container:')) netNs = await this.nsPathOf(nm.slice(10), 'net');
-    else if (nm === 'default' || nm === 'bridge' || nm === 'none') netNs = netnsPath(rec.Id);
-    else if (nm !== 'host') throw notFound(`network ${nm} not found`);
+    else if (nm === 'default' || nm === 'bridge') netNs = netnsPath(rec.Id);
+    // none: a fresh namespace from runc, which brings up its loopback itself
+    else if (nm !== 'host' && nm !== 'none') throw notFound(`network ${nm} not found`);
     return generateSpec({
       id: rec.Id,
       config: rec.Config,
@@ -301,7 +302,6 @@ export class ContainerService {
   /** Joins the container's named netns to its network before its task is created. */
   private async setupNetwork(rec: ContainerRecord): Promise<void> {
     const nm = rec.HostConfig.NetworkMode || 'default';
-    if (nm === 'none') return this.d.network.setupNone(rec.Id);
     if (nm !== 'default' && nm !== 'bridge') return;
     const ep = await this.d.network.setupBridge(rec.Id, {
       exposed: Object.keys(rec.Config.ExposedPorts ?? {}),
@@ -314,7 +314,7 @@ export class ContainerService {
 
   private async teardownNetwork(rec: ContainerRecord): Promise<void> {
     const nm = rec.HostConfig.NetworkMode || 'default';
-    if (nm !== 'default' && nm !== 'bridge' && nm !== 'none') return;
+    if (nm !== 'default' && nm !== 'bridge') return;
     const ep = rec.Endpoint;
     rec.Endpoint = undefined;
     await this.d.network.teardown(rec.Id, ep);
@@ -392,9 +392,16 @@ export class ContainerService {
     this.wireIO(rec.Id, io);
     if (live.teardown) await live.teardown;
     try {
-      await this.setupNetwork(rec);
+      // The netns exists before runc creates the container; its interface is plugged in while runc works, and
+      // both are done before the process starts.
+      await this.d.network.prepare(rec.Id, rec.HostConfig.NetworkMode || 'default');
       const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
-      await this.ctr.tasks.Create({ container_id: rec.Id, rootfs: mounts, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal });
+      const settled = await Promise.allSettled([
+        this.setupNetwork(rec),
+        this.ctr.tasks.Create({ container_id: rec.Id, rootfs: mounts, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal }),
+      ]);
+      const failed = settled.find((x) => x.status === 'rejected') as PromiseRejectedResult | undefined;
+      if (failed) throw failed.reason;
       io.stdinReady = true;
       live.exited = new Promise((r) => (live.exitResolve = r));
       const { pid } = await this.ctr.tasks.Start({ container_id: rec.Id });
