@@ -1,14 +1,11 @@
-import { startTestBerth, TestBerth } from '../helpers/berth';
-import { loadBusybox } from '../helpers/busybox-image';
+import type { TestBerth } from '../helpers/berth';
+import { berthWithBusybox } from '../helpers/suite';
 import { FrameDecoder } from '../../src/http/stream';
 
+const berth = berthWithBusybox();
 let b: TestBerth;
-beforeAll(async () => {
-  b = await startTestBerth();
-  await loadBusybox(b);
-});
-afterAll(async () => {
-  await b.close();
+beforeAll(() => {
+  b = berth();
 });
 
 async function create(body: Record<string, unknown>, name?: string, v = '1.24'): Promise<string> {

@@ -1,16 +1,13 @@
 // Events, stats, update, restart policies and OOM: the engine's living behaviour.
 import * as http from 'node:http';
-import { containerdAddress, startTestBerth, TestBerth } from '../helpers/berth';
+import { containerdAddress, TestBerth } from '../helpers/berth';
+import { berthWithBusybox } from '../helpers/suite';
 import { Containerd } from '../../src/containerd/client';
-import { loadBusybox } from '../helpers/busybox-image';
 
+const berth = berthWithBusybox();
 let b: TestBerth;
-beforeAll(async () => {
-  b = await startTestBerth();
-  await loadBusybox(b);
-});
-afterAll(async () => {
-  await b.close();
+beforeAll(() => {
+  b = berth();
 });
 
 const create = async (body: Record<string, unknown>, name: string) => (await b.request('POST', `/v1.24/containers/create?name=${name}`, { body: { Image: 'busybox', ...body } })).json().Id as string;

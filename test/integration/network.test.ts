@@ -1,16 +1,13 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { startTestBerth, TestBerth } from '../helpers/berth';
-import { loadBusybox } from '../helpers/busybox-image';
+import type { TestBerth } from '../helpers/berth';
+import { berthWithBusybox } from '../helpers/suite';
 
+const berth = berthWithBusybox();
 let b: TestBerth;
-beforeAll(async () => {
-  b = await startTestBerth();
-  await loadBusybox(b);
-});
-afterAll(async () => {
-  await b.close();
+beforeAll(() => {
+  b = berth();
 });
 
 function get(url: string): Promise<string> {
