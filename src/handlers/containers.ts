@@ -1,5 +1,6 @@
 // Container endpoints: create, list, inspect, lifecycle, rename, remove, top, resize, attach, logs.
 import type { Response } from 'express';
+import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
 import { hijack, RAW_STREAM } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJSON } from '../http/query';
@@ -147,6 +148,33 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
   });
 }
 
+const wss = new WebSocketServer({ noServer: true });
+
+/** GET /containers/(id)/attach/ws: the same streams over RFC 6455 (raw bytes, no multiplexing, as the engine). */
+async function attachWs(req: ApiRequest, res: Response, containers: ContainerService, events: EventPublisher): Promise<void> {
+  const rec = containers.find(param(req, 'id'));
+  if (!req.hijackable || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw invalidParameter('websocket upgrade required');
+  const logs = queryBool(req, 'logs');
+  const stream = queryBool(req, 'stream');
+  const wantStdin = queryBool(req, 'stdin');
+  const wantOut = queryBool(req, 'stdout');
+  const wantErr = queryBool(req, 'stderr');
+  const { socket, head } = req.hijackable;
+  req.hijacked = true;
+  wss.handleUpgrade(req, socket, head, async (ws) => {
+    events.publish('container', 'attach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+    const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
+      if ((s === 'stdout' ? wantOut : wantErr) && ws.readyState === ws.OPEN) ws.send(chunk);
+    };
+    let unsubscribe: (() => void) | undefined;
+    if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(() => ws.close()));
+    if (logs && rec.LogPath) await readLogs(rec.LogPath, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
+    if (wantStdin && rec.Config.OpenStdin) ws.on('message', (data: Buffer) => containers.stdinOf(rec.Id)?.stdin()?.write(data));
+    ws.on('close', () => unsubscribe?.());
+    if (!stream || !rec.State.Running) ws.close();
+  });
+}
+
 async function logsHandler(req: ApiRequest, res: Response, containers: ContainerService): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   const stdout = queryBool(req, 'stdout');
@@ -266,6 +294,7 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
     },
     { method: 'post', path: '/containers/:id/attach', handler: (req, res) => attach(req, res, containers, events) },
     { method: 'get', path: '/containers/:id/logs', handler: (req, res) => logsHandler(req, res, containers) },
+    { method: 'get', path: '/containers/:id/attach/ws', handler: (req, res) => attachWs(req, res, containers, events) },
   ];
 }
 

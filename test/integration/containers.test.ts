@@ -179,3 +179,22 @@ describe('container lifecycle against real containerd', () => {
     expect(snaps.containers.find((c) => c.id === id)).toBeUndefined();
   });
 });
+
+describe('attach over a websocket', () => {
+  test('output arrives as raw bytes and stdin reaches the process', async () => {
+    const { WebSocket } = await import('ws');
+    const id = (await b.request('POST', '/v1.24/containers/create?name=wsc', { body: { Image: 'busybox', Cmd: ['sh', '-c', 'read line; echo got:$line'], OpenStdin: true } })).json().Id;
+    await b.request('POST', `/v1.24/containers/${id}/start`);
+    const ws = new WebSocket(`ws+unix://${b.socket}:/v1.24/containers/${id}/attach/ws?stream=1&stdin=1&stdout=1&stderr=1`);
+    const got: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.on('open', () => ws.send(Buffer.from('hello\n')));
+      ws.on('message', (d: Buffer) => got.push(d.toString()));
+      ws.on('close', () => resolve());
+      ws.on('error', reject);
+    });
+    expect(got.join('')).toBe('got:hello\n');
+    expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 0 });
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+  });
+});
