@@ -1,6 +1,7 @@
 // Removes everything berth's tests created in one containerd namespace: tasks, containers, images, snapshots,
 // content, leases, then the namespace itself.
 import type { Containerd } from '../../src/containerd/client';
+import { deleteNetns } from '../../src/network/sandbox';
 
 async function quiet<T>(p: Promise<T>): Promise<T | undefined> {
   try {
@@ -22,6 +23,7 @@ export async function cleanupNamespace(ctr: Containerd): Promise<void> {
     await quiet(ctr.tasks.Delete({ container_id: c.id }));
     if (c.snapshot_key) await quiet(ctr.snapshots.Remove({ snapshotter: c.snapshotter || 'overlayfs', key: c.snapshot_key }));
     await quiet(ctr.containers.Delete({ id: c.id }));
+    await quiet(deleteNetns(c.id)); // a test that failed mid-way may leave its network namespace
   }
   const images = (await quiet(ctr.images.List({ filters: [] })))?.images ?? [];
   for (const i of images) await quiet(ctr.images.Delete({ name: i.name, sync: false }));
