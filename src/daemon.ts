@@ -23,7 +23,9 @@ import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
-import { BridgeNetwork } from './network/bridge';
+import { NetworkService } from './services/networks';
+import { ContainerNetworking } from './services/container-network';
+import { networkRoutes } from './handlers/networks';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -61,8 +63,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
   const volumes = new VolumeService(config.dataRoot, events);
-  const network = new BridgeNetwork(config.bridgeName, config.bridgeSubnet, config.dataRoot, logger);
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, network });
+  const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
+  const networking = new ContainerNetworking({ networks, store, logger });
+  networks.usersOf = (id) => networking.endpointsOn(id).map((e) => e.rec.Id);
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking });
   volumes.usersOf = (name) => containers.volumeUsers(name);
   images.setContainersUsing((id) => containers.containersUsing(id));
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id) }, logger);
@@ -78,7 +82,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

@@ -108,7 +108,8 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
   if (logs && rec.LogPath) {
     await readLogs(rec.LogPath, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
   }
-  if (!stream || (!rec.State.Running && rec.State.StartedAt !== '0001-01-01T00:00:00Z' && rec.State.Status !== 'created')) return finish();
+  // Like the reference, a stream to a container that is not running waits for its next run (`docker start -a`).
+  if (!stream) return finish();
   if (wantStdin && rec.Config.OpenStdin) {
     const watcher = new DetachWatcher(keys);
     const pending: Buffer[] = [];

@@ -1,12 +1,16 @@
-// berth's default bridge network through CNI: a named netns per container, loopback, the bridge plugin with
-// host-local IPAM (leases under the data root, released on teardown), and portmap for published ports.
+// Bridge-driver networks through CNI: loopback, the bridge plugin with host-local IPAM (leases under the data
+// root, released on teardown), portmap for published ports and firewall, into a container's named netns.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { invalidParameter, systemError } from '../errors';
 import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CniResult, CNI_VERSION, NetConfList } from './cni';
-import { createNetns, deleteNetns, netnsPath } from './sandbox';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { rangeBounds } from './ipam';
+
+const execFileP = promisify(execFile);
 
 export interface PortBinding {
   HostIp: string;
@@ -14,7 +18,12 @@ export interface PortBinding {
 }
 
 export interface Endpoint {
+  /** network name and id */
   network: string;
+  networkId?: string;
+  endpointId?: string;
+  /** the interface in the container (eth0, eth1, ...) */
+  ifname?: string;
   ip: string;
   prefixLen: number;
   gateway: string;
@@ -77,28 +86,66 @@ export async function planPorts(req: PortRequest): Promise<{ ports: Record<strin
   return { ports, mappings };
 }
 
+export interface BridgeOptions {
+  /** The CNI network name (host-local keeps its leases under dataDir/<name>). */
+  cniName: string;
+  bridgeName: string;
+  subnet: string;
+  gateway?: string;
+  ipRange?: string;
+  /** Addresses the allocator must never hand out (IPAM AuxiliaryAddresses). */
+  reserved?: string[];
+  internal?: boolean;
+  dataRoot: string;
+}
+
+export interface AttachOptions {
+  ifname: string;
+  ports?: PortRequest;
+  /** A fixed address (EndpointConfig IPAMConfig.IPv4Address). */
+  ip?: string;
+}
+
+const LOOPBACK: NetConfList = { cniVersion: CNI_VERSION, name: 'berth-loopback', plugins: [{ type: 'loopback' }] };
+
+/** Brings up lo in a container's namespace. */
+export async function setupLoopback(containerId: string, ns: string): Promise<void> {
+  await addNetworkList(LOOPBACK, { containerId, netns: ns, ifname: 'lo' });
+}
+
+/** One bridge-driver network through CNI: the bridge plugin with host-local IPAM, portmap, firewall. */
 export class BridgeNetwork {
   readonly list: NetConfList;
-  private readonly lo: NetConfList = { cniVersion: CNI_VERSION, name: 'berth-loopback', plugins: [{ type: 'loopback' }] };
+  private readonly ipamDir: string;
 
   constructor(
-    readonly bridgeName: string,
-    readonly subnet: string,
-    dataRoot: string,
+    readonly opts: BridgeOptions,
     private readonly logger: Logger,
   ) {
-    const ipamDir = path.join(dataRoot, 'network', 'ipam');
-    fs.mkdirSync(ipamDir, { recursive: true });
+    this.ipamDir = path.join(opts.dataRoot, 'network', 'ipam');
+    fs.mkdirSync(this.ipamDir, { recursive: true });
+    const range: Record<string, string> = { subnet: opts.subnet };
+    if (opts.gateway) range.gateway = opts.gateway;
+    if (opts.ipRange) Object.assign(range, rangeBounds(opts.ipRange));
     this.list = {
       cniVersion: CNI_VERSION,
-      name: `berth-${bridgeName}`,
+      name: opts.cniName,
       plugins: [
-        { type: 'bridge', bridge: bridgeName, isGateway: true, ipMasq: true, hairpinMode: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir } },
+        {
+          type: 'bridge',
+          bridge: opts.bridgeName,
+          isGateway: !opts.internal,
+          ipMasq: !opts.internal,
+          hairpinMode: true,
+          capabilities: { ips: true },
+          ipam: { type: 'host-local', ranges: [[range]], ...(opts.internal ? {} : { routes: [{ dst: '0.0.0.0/0' }] }), dataDir: this.ipamDir },
+        },
         { type: 'portmap', capabilities: { portMappings: true }, snat: true },
         // Accepts the container's traffic in FORWARD even where another engine set the policy to DROP.
         { type: 'firewall', backend: 'iptables' },
       ],
     };
+    this.reserve(opts.reserved ?? []);
     try {
       fs.writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
     } catch (err) {
@@ -106,41 +153,50 @@ export class BridgeNetwork {
     }
   }
 
+  /** host-local keeps one file per leased address: a file for each reserved address keeps it from being handed out. */
+  private reserve(addrs: string[]): void {
+    if (addrs.length === 0) return;
+    const dir = path.join(this.ipamDir, this.opts.cniName);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const a of addrs) fs.writeFileSync(path.join(dir, a), 'reserved\n');
+  }
+
   /** Without published ports the portmap plugin has nothing to do: skip its exec on ADD and DEL. */
   private listFor(withPorts: boolean): NetConfList {
     return withPorts ? this.list : { ...this.list, plugins: this.list.plugins.filter((p) => p.type !== 'portmap') };
   }
 
-  /** Creates the named namespace a bridge container's spec points at (before its task is created). */
-  async prepare(containerId: string, mode: string): Promise<void> {
-    if (mode === 'default' || mode === 'bridge') await createNetns(containerId);
-  }
-
-  async setupBridge(containerId: string, ports: PortRequest): Promise<Endpoint> {
-    const ns = await createNetns(containerId);
-    const plan = await planPorts(ports);
-    const args = { containerId, netns: ns, ifname: 'eth0', runtimeConfig: { portMappings: plan.mappings } };
+  /** Plugs an interface for this network into the container's (existing) namespace. */
+  async attach(containerId: string, ns: string, a: AttachOptions): Promise<Omit<Endpoint, 'network' | 'networkId' | 'endpointId'>> {
+    const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
+    const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
+    if (a.ip) runtimeConfig.ips = [`${a.ip}/${this.opts.subnet.split('/')[1]}`];
+    const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
+    const list = this.listFor(plan.mappings.length > 0);
     let result: CniResult | undefined;
     try {
-      [, result] = await Promise.all([addNetworkList(this.lo, { containerId, netns: ns, ifname: 'lo' }), addNetworkList(this.listFor(plan.mappings.length > 0), args)]);
+      result = await addNetworkList(list, args);
     } catch (err) {
-      await delNetworkList(this.listFor(plan.mappings.length > 0), args).catch(() => undefined);
+      await delNetworkList(list, args).catch(() => undefined);
       throw err;
     }
     const ip = result?.ips?.[0];
     if (!ip) throw systemError('CNI bridge returned no address');
     const [addr, prefix] = ip.address.split('/');
     const iface = result?.interfaces?.find((i) => i.sandbox);
-    return { network: 'bridge', ip: addr, prefixLen: Number(prefix), gateway: ip.gateway ?? '', mac: iface?.mac ?? '', ports: plan.ports, mappings: plan.mappings, result };
+    return { ifname: a.ifname, ip: addr, prefixLen: Number(prefix), gateway: this.opts.internal ? '' : ip.gateway ?? '', mac: iface?.mac ?? '', ports: plan.ports, mappings: plan.mappings, result };
   }
 
-  async teardown(containerId: string, ep: Endpoint | undefined): Promise<void> {
-    const ns = netnsPath(containerId);
-    if (ep) {
-      await delNetworkList(this.listFor(ep.mappings.length > 0), { containerId, netns: fs.existsSync(ns) ? ns : '', ifname: 'eth0', runtimeConfig: { portMappings: ep.mappings } }, ep.result).catch((err) =>
-        this.logger.warn('CNI teardown failed', { id: containerId, err: String(err) }),
-      );
-    }
-    await deleteNetns(containerId);
+  async detach(containerId: string, ns: string, ep: Endpoint): Promise<void> {
+    const ifname = ep.ifname ?? 'eth0';
+    await delNetworkList(this.listFor(ep.mappings.length > 0), { containerId, netns: fs.existsSync(ns) ? ns : '', ifname, runtimeConfig: { portMappings: ep.mappings } }, ep.result).catch((err) =>
+      this.logger.warn('CNI teardown failed', { id: containerId, err: String(err) }),
+    );
+  }
+
+  /** Removes the Linux bridge and the lease directory (the network was deleted). */
+  async destroy(): Promise<void> {
+    await execFileP('ip', ['link', 'delete', this.opts.bridgeName]).catch(() => undefined);
+    await fs.promises.rm(path.join(this.ipamDir, this.opts.cniName), { recursive: true, force: true });
   }
 }

@@ -18,8 +18,8 @@ import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
 import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
 import type { VolumeService } from './volumes';
-import type { BridgeNetwork } from '../network/bridge';
-import { netnsPath } from '../network/sandbox';
+import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
+import { ContainerNetworking, ownsNetns } from './container-network';
 import { parseBind } from '../translate/request/create';
 import { generateSpec, OciMount, OciSpec, HostConfig } from '../translate/spec';
 import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
@@ -40,7 +40,7 @@ export interface ContainerServiceDeps {
   execRoot: string;
   cgroupParent: string;
   volumes: VolumeService;
-  network: BridgeNetwork;
+  networking: ContainerNetworking;
 }
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
@@ -157,7 +157,8 @@ export class ContainerService {
         Driver: SNAPSHOTTER,
         HasBeenManuallyStopped: false,
       };
-      await this.writeEtcFiles(rec);
+      rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
+      await this.d.networking.writeEtcFiles(rec);
       // Container record first (it pins the snapshot key against GC), then the init layer and the rw snapshot.
       await this.ctr.containers.Create({
         container: {
@@ -214,40 +215,6 @@ export class ContainerService {
     for (const f of ['etc/hosts', 'etc/hostname', 'etc/resolv.conf', '.dockerenv']) await fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
   }
 
-  private async writeEtcFiles(rec: ContainerRecord): Promise<void> {
-    const hc = rec.HostConfig;
-    const hosts = [
-      '127.0.0.1\tlocalhost',
-      '::1\tlocalhost ip6-localhost ip6-loopback',
-      'fe00::0\tip6-localnet',
-      'ff00::0\tip6-mcastprefix',
-      'ff02::1\tip6-allnodes',
-      'ff02::2\tip6-allrouters',
-      ...(rec.Endpoint ? [`${rec.Endpoint.ip}\t${rec.Config.Hostname}`] : []),
-      ...(hc.ExtraHosts ?? []).map((h) => {
-        const i = h.indexOf(':');
-        return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
-      }),
-    ];
-    await fs.promises.writeFile(rec.HostsPath, hosts.join('\n') + '\n');
-    await fs.promises.writeFile(rec.HostnamePath, `${rec.Config.Hostname}\n`);
-    let host = '';
-    try {
-      host = await fs.promises.readFile('/etc/resolv.conf', 'utf8');
-    } catch {
-      /* none */
-    }
-    let servers = host.split('\n').filter((l) => /^\s*nameserver\s/.test(l)).map((l) => l.trim().split(/\s+/)[1]).filter((s) => !/^127\.|^::1$/.test(s));
-    let search = host.split('\n').filter((l) => /^\s*search\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
-    let options = host.split('\n').filter((l) => /^\s*options\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
-    if (hc.Dns?.length) servers = hc.Dns;
-    if (hc.DnsSearch?.length) search = hc.DnsSearch.filter((s) => s !== '.');
-    if (hc.DnsOptions?.length) options = hc.DnsOptions;
-    if (servers.length === 0 && hc.NetworkMode !== 'host') servers = ['8.8.8.8', '8.8.4.4'];
-    const resolv = [...(search.length ? [`search ${search.join(' ')}`] : []), ...servers.map((s) => `nameserver ${s}`), ...(options.length ? [`options ${options.join(' ')}`] : [])];
-    await fs.promises.writeFile(rec.ResolvConfPath, resolv.join('\n') + '\n');
-  }
-
   private async buildSpec(rec: ContainerRecord, img: ResolvedImage, lowerDirs: string[]) {
     const hc = rec.HostConfig;
     let files = this.passwdCache.get(img.chainId);
@@ -279,9 +246,8 @@ export class ContainerService {
     const nm = hc.NetworkMode || 'default';
     let netNs: string | undefined;
     if (nm.startsWith('container:')) netNs = await this.nsPathOf(nm.slice(10), 'net');
-    else if (nm === 'default' || nm === 'bridge') netNs = netnsPath(rec.Id);
+    else if (ownsNetns(nm)) netNs = netnsPath(rec.Id);
     // none: a fresh namespace from runc, which brings up its loopback itself
-    else if (nm !== 'host' && nm !== 'none') throw notFound(`network ${nm} not found`);
     return generateSpec({
       id: rec.Id,
       config: rec.Config,
@@ -299,26 +265,31 @@ export class ContainerService {
     });
   }
 
-  /** Joins the container's named netns to its network before its task is created. */
+  /** Plugs the container's networks into its named netns while its task is created. */
   private async setupNetwork(rec: ContainerRecord): Promise<void> {
-    const nm = rec.HostConfig.NetworkMode || 'default';
-    if (nm !== 'default' && nm !== 'bridge') return;
-    const ep = await this.d.network.setupBridge(rec.Id, {
-      exposed: Object.keys(rec.Config.ExposedPorts ?? {}),
-      bindings: rec.HostConfig.PortBindings ?? {},
-      publishAll: !!rec.HostConfig.PublishAllPorts,
-    });
-    rec.Endpoint = ep;
-    await this.writeEtcFiles(rec);
+    await this.d.networking.setup(rec);
+    await this.d.networking.afterChange(rec);
   }
 
   private async teardownNetwork(rec: ContainerRecord): Promise<void> {
-    const nm = rec.HostConfig.NetworkMode || 'default';
-    if (nm !== 'default' && nm !== 'bridge') return;
-    const ep = rec.Endpoint;
-    rec.Endpoint = undefined;
-    await this.d.network.teardown(rec.Id, ep);
+    const nets = Object.values(rec.Endpoints ?? {}).map((e) => e.networkId ?? '');
+    await this.d.networking.teardown(rec);
     await this.d.store.save(rec).catch(() => undefined);
+    if (nets.length) await this.d.networking.afterChange(rec, nets).catch(() => undefined);
+  }
+
+  /** Legacy links: their environment goes into the process spec at each start (targets' addresses change). */
+  private async applyLinks(rec: ContainerRecord): Promise<void> {
+    const prev = rec.LinkEnv ?? [];
+    const { env } = rec.HostConfig.Links?.length ? this.d.networking.linked(rec) : { env: [] as string[] };
+    if (prev.length === 0 && env.length === 0) return;
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (!spec) return;
+    const drop = new Set(prev);
+    spec.process.env = [...(spec.process.env ?? []).filter((e: string) => !drop.has(e)), ...env];
+    await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+    rec.LinkEnv = env;
   }
 
   /** Binds (host paths and, from 1.22, volume names), VolumesFrom, and anonymous volumes for Config.Volumes. */
@@ -394,7 +365,8 @@ export class ContainerService {
     try {
       // The netns exists before runc creates the container; its interface is plugged in while runc works, and
       // both are done before the process starts.
-      await this.d.network.prepare(rec.Id, rec.HostConfig.NetworkMode || 'default');
+      if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
+      await this.applyLinks(rec);
       const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
       const settled = await Promise.allSettled([
         this.setupNetwork(rec),
@@ -552,7 +524,7 @@ export class ContainerService {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
         if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
-        if (rec.Endpoint && !rec.State.Restarting) await this.teardownNetwork(rec).catch(() => undefined);
+        if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).catch(() => undefined);
         continue;
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
@@ -697,6 +669,7 @@ export class ContainerService {
     await this.d.store.save(rec);
     await this.ctr.containers.Update({ container: { id: rec.Id, labels: { 'berth.name': n } }, update_mask: { paths: ['labels.berth.name'] } }).catch(() => undefined);
     this.publish(rec, 'rename', { oldName: old });
+    if (rec.State.Running) await this.d.networking.afterChange(rec).catch(() => undefined);
   }
 
   async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
@@ -717,7 +690,7 @@ export class ContainerService {
     }
     rec.State.Status = 'removing';
     await this.liveOf(rec.Id).teardown;
-    await this.d.network.teardown(rec.Id, undefined).catch(() => undefined);
+    await deleteNetns(rec.Id).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: rec.Id }));
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${rec.Id}-init` }));

@@ -59,9 +59,20 @@ export interface ContainerRecord {
   Driver: string;
   HasBeenManuallyStopped: boolean;
   MountPoints?: MountPoint[];
-  /** The container's network endpoint while it runs (default bridge). */
-  Endpoint?: Endpoint;
+  /** The networks the container is configured on, by network name (NetworkSettings.Networks). */
+  Networks?: Record<string, EndpointConfig>;
+  /** Live endpoints while it runs, by network name. */
+  Endpoints?: Record<string, Endpoint>;
   IO?: IOPaths;
+  /** Link environment added to the process spec at the last start. */
+  LinkEnv?: string[];
+}
+
+export interface EndpointConfig {
+  NetworkID: string;
+  Aliases: string[] | null;
+  IPAMConfig: { IPv4Address?: string; IPv6Address?: string } | null;
+  Links: string[] | null;
 }
 
 export const ZERO = '0001-01-01T00:00:00Z';
@@ -148,5 +159,13 @@ export class ContainerStore {
       if (hits.length > 1) throw invalidParameter(`Multiple IDs found with provided prefix: ${ref}`);
     }
     throw notFound(`No such container: ${ref}`);
+  }
+
+  tryFind(ref: string): ContainerRecord | undefined {
+    try {
+      return this.find(ref);
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -78,6 +78,23 @@ export function request(socket: string, method: string, urlPath: string, opts: R
   });
 }
 
+/** The Linux bridges of the user-defined networks a test berth made. */
+function userBridges(dataRoot: string): string[] {
+  const dir = path.join(dataRoot, 'network', 'networks');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .map((f) => {
+      try {
+        return JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { BridgeName?: string; Predefined?: boolean };
+      } catch {
+        return {};
+      }
+    })
+    .filter((n) => n.BridgeName && !n.Predefined)
+    .map((n) => n.BridgeName!);
+}
+
 export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<TestBerth> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-it-'));
   const socket = path.join(dir, 'berth.sock');
@@ -124,7 +141,7 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
       const ctr = daemon.ctr.withNamespace(namespace);
       await cleanupNamespace(ctr);
       ctr.close();
-      await new Promise((r) => execFile('ip', ['link', 'delete', config.bridgeName], () => r(undefined)));
+      for (const bridge of [config.bridgeName, ...userBridges(config.dataRoot)]) await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };

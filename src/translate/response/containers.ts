@@ -1,5 +1,6 @@
 // Container inspect and list bodies per API version — pure (gather, then shape).
 import type { ContainerRecord } from '../../store/containers';
+import type { PortBinding } from '../../network/bridge';
 import { ApiVersion, supports } from '../version/features';
 
 /** go-units HumanDuration. */
@@ -154,20 +155,35 @@ export function toMounts(rec: ContainerRecord, v: ApiVersion): Record<string, un
   });
 }
 
-function endpoint(rec: ContainerRecord): Record<string, unknown> {
-  const ep = rec.Endpoint;
+/** One NetworkSettings.Networks entry: the configured endpoint, with its live addresses while the container runs. */
+function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<string, unknown> {
+  const cfg = rec.Networks?.[name];
+  const ep = rec.Endpoints?.[name];
+  let aliases: string[] | null = cfg?.Aliases?.length ? [...cfg.Aliases] : null;
+  if (ep && !PREDEFINED_NETWORKS.includes(name)) aliases = [...(aliases ?? []), rec.Id.slice(0, 12)];
   return {
-    IPAMConfig: null, Links: null, Aliases: null,
-    NetworkID: ep ? 'bridge' : '', EndpointID: ep ? rec.Id.slice(0, 64) : '',
+    IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null, Aliases: inspect ? aliases : null,
+    NetworkID: cfg?.NetworkID ?? '', EndpointID: ep?.endpointId ?? '',
     Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0,
     IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: ep?.mac ?? '',
   };
 }
 
+const PREDEFINED_NETWORKS = ['bridge', 'host', 'none'];
+
+function networksOf(rec: ContainerRecord, inspect: boolean): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(rec.Networks ?? {}).map((n) => [n, endpoint(rec, n, inspect)]));
+}
+
+/** The endpoint whose ports are published (the NetworkMode network's). */
+function portsOf(rec: ContainerRecord): Record<string, PortBinding[] | null> {
+  return Object.values(rec.Endpoints ?? {}).find((e) => Object.keys(e.ports ?? {}).length > 0)?.ports ?? {};
+}
+
 /** The list's Ports: one entry per published binding, or the bare private port. */
 function listPorts(rec: ContainerRecord): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const ports = rec.Endpoint?.ports ?? {};
+  const ports = portsOf(rec);
   for (const [key, binds] of Object.entries(ports)) {
     const [p, type] = key.split('/');
     if (!binds || binds.length === 0) out.push({ PrivatePort: Number(p), Type: type });
@@ -176,22 +192,16 @@ function listPorts(rec: ContainerRecord): Record<string, unknown>[] {
   return out;
 }
 
-/** Network name as the engine shows it for a mode ("default" → bridge). */
-function networkName(mode: string | undefined): string {
-  if (!mode || mode === 'default') return 'bridge';
-  return mode.startsWith('container:') ? '' : mode;
-}
-
 function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
-  const ep = rec.Endpoint;
-  const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: ep?.ports ?? {} };
+  const eps = Object.values(rec.Endpoints ?? {});
+  const ep = rec.Endpoints?.bridge;
+  const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: portsOf(rec) };
   if (supports(v, 'InspectPortMapping')) out.PortMapping = null;
   if (supports(v, 'InspectNetworks')) {
-    const name = networkName(rec.HostConfig.NetworkMode);
     Object.assign(out, {
-      SandboxID: ep ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: ep ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
-      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep ? rec.Id : '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
-      Networks: name ? { [name]: endpoint(rec) } : {},
+      SandboxID: eps.length ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: eps.length ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
+      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep?.endpointId ?? '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
+      Networks: networksOf(rec, true),
     });
   }
   return out;
@@ -255,10 +265,7 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
   if (supports(v, 'ListState')) out.State = stateName(rec);
   out.Status = statusText(rec, nowMs);
   if (supports(v, 'ListHostConfig')) out.HostConfig = { NetworkMode: rec.HostConfig.NetworkMode ?? 'default' };
-  if (supports(v, 'ListNetworkSettings')) {
-    const name = networkName(rec.HostConfig.NetworkMode);
-    out.NetworkSettings = { Networks: name ? { [name]: endpoint(rec) } : {} };
-  }
+  if (supports(v, 'ListNetworkSettings')) out.NetworkSettings = { Networks: networksOf(rec, false) };
   if (supports(v, 'ListMounts')) out.Mounts = toMounts(rec, v);
   return out;
 }

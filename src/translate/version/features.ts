@@ -70,6 +70,9 @@ export const FEATURES = {
   VolumeLabelsScope: { since: '1.24' },
   NetworkIPv6Internal: { since: '1.24' },
   NetworkDelete204: { since: '1.24' },
+  NetworkLabels: { since: '1.24' },
+  NetworkFilterDriverLabel: { since: '1.24' },
+  NetworkPredefined403: { since: '1.24' },
   // update
   UpdateRestartPolicy: { since: '1.24' },
   // archive

@@ -1,0 +1,77 @@
+// IPv4 address arithmetic for network creation: CIDR parsing, overlap checks, the engine's default address pools
+// (the next free /16 in 172.17–172.31, then /20s in 192.168/16), and the gateway a subnet gets by default.
+import { invalidParameter } from '../errors';
+
+export interface Cidr {
+  base: number; // network address as an unsigned 32-bit integer
+  prefix: number;
+}
+
+export function ipToInt(ip: string): number {
+  const parts = ip.split('.');
+  if (parts.length !== 4) throw invalidParameter(`invalid IP address: ${ip}`);
+  let n = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) throw invalidParameter(`invalid IP address: ${ip}`);
+    n = n * 256 + Number(p);
+  }
+  return n;
+}
+
+export function intToIp(n: number): string {
+  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+function mask(prefix: number): number {
+  return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+}
+
+export function parseCidr(s: string): Cidr {
+  const m = /^([\d.]+)\/(\d{1,2})$/.exec(s);
+  if (!m || Number(m[2]) > 32) throw invalidParameter(`invalid CIDR address: ${s}`);
+  const prefix = Number(m[2]);
+  return { base: (ipToInt(m[1]) & mask(prefix)) >>> 0, prefix };
+}
+
+export function formatCidr(c: Cidr): string {
+  return `${intToIp(c.base)}/${c.prefix}`;
+}
+
+export function contains(c: Cidr, ip: string): boolean {
+  return ((ipToInt(ip) & mask(c.prefix)) >>> 0) === c.base;
+}
+
+export function overlaps(a: Cidr, b: Cidr): boolean {
+  const p = Math.min(a.prefix, b.prefix);
+  return ((a.base & mask(p)) >>> 0) === ((b.base & mask(p)) >>> 0);
+}
+
+/** The first usable address of a subnet: the engine's default gateway. */
+export function defaultGateway(subnet: string): string {
+  return intToIp(parseCidr(subnet).base + 1);
+}
+
+/** The engine's default pools, in the order it hands them out. */
+export function* defaultPools(): Generator<string> {
+  for (let b = 17; b <= 31; b++) yield `172.${b}.0.0/16`;
+  for (let c = 0; c < 256; c += 16) yield `192.168.${c}.0/20`;
+}
+
+/** The first default pool overlapping none of `taken` (subnets in use by networks and host routes). */
+export function pickSubnet(taken: string[]): string {
+  const used = taken.map(parseCidr);
+  for (const p of defaultPools()) {
+    const c = parseCidr(p);
+    if (!used.some((u) => overlaps(u, c))) return p;
+  }
+  throw invalidParameter('could not find an available, non-overlapping IPv4 address pool among the defaults to assign to the network');
+}
+
+/** First and last assignable addresses of an IP range (host-local's rangeStart/rangeEnd). */
+export function rangeBounds(range: string): { start: string; end: string } {
+  const c = parseCidr(range);
+  const size = 2 ** (32 - c.prefix);
+  const start = c.prefix >= 31 ? c.base : c.base + 1;
+  const end = c.prefix >= 31 ? c.base + size - 1 : c.base + size - 2;
+  return { start: intToIp(start), end: intToIp(end) };
+}

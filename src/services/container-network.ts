@@ -1,0 +1,312 @@
+// A container's networking: which networks it is configured on (rec.Networks, keyed by network name), its live
+// endpoints while it runs (rec.Endpoints), plugging and unplugging them through the networks' CNI drivers in the
+// container's named netns, connect/disconnect, legacy links, and the files the engine writes for it
+// (/etc/hosts, /etc/hostname, /etc/resolv.conf). Containers on one user-defined network find each other by
+// name, alias and short id through their /etc/hosts files, which are rewritten as peers come and go.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import { BerthError, conflict, invalidParameter, notFound } from '../errors';
+import type { Logger } from '../log';
+import { Endpoint, setupLoopback } from '../network/bridge';
+import { contains, parseCidr } from '../network/ipam';
+import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
+import type { ContainerRecord, ContainerStore, EndpointConfig } from '../store/containers';
+import type { NetworkRecord, NetworkService } from './networks';
+
+export const HOSTS_BASE = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'ff00::0\tip6-mcastprefix', 'ff02::1\tip6-allnodes', 'ff02::2\tip6-allrouters'];
+
+/** The network a NetworkMode names ("default" is the bridge), or undefined for container:<id>. */
+export function modeNetwork(mode: string | undefined): string | undefined {
+  if (!mode || mode === 'default') return 'bridge';
+  if (mode.startsWith('container:')) return undefined;
+  return mode;
+}
+
+/** Whether the container lives in a namespace berth makes (bridge and user-defined networks). */
+export function ownsNetns(mode: string | undefined): boolean {
+  const m = mode || 'default';
+  return m !== 'host' && m !== 'none' && !m.startsWith('container:');
+}
+
+/** A legacy link "name" or "name:alias" (also "/name:/me/alias") as [target, alias]. */
+export function parseLink(link: string): [string, string] {
+  const i = link.indexOf(':');
+  const target = (i < 0 ? link : link.slice(0, i)).replace(/^\//, '');
+  let alias = i < 0 ? target : link.slice(i + 1);
+  alias = alias.slice(alias.lastIndexOf('/') + 1);
+  return [target, alias];
+}
+
+/** The environment the engine gives a container for each link (ALIAS_PORT_80_TCP=..., ALIAS_NAME, ALIAS_ENV_x). */
+export function linkEnv(alias: string, selfName: string, target: ContainerRecord, ip: string): string[] {
+  const p = alias.toUpperCase().replace(/-/g, '_');
+  const env: string[] = [];
+  const ports = Object.keys(target.Config.ExposedPorts ?? {})
+    .map((k) => (k.includes('/') ? k : `${k}/tcp`))
+    .sort((a, b) => Number(a.split('/')[0]) - Number(b.split('/')[0]) || a.localeCompare(b));
+  if (ports.length) {
+    const [port, proto] = ports[0].split('/');
+    env.push(`${p}_PORT=${proto}://${ip}:${port}`);
+  }
+  for (const k of ports) {
+    const [port, proto] = k.split('/');
+    const pre = `${p}_PORT_${port}_${proto.toUpperCase()}`;
+    env.push(`${pre}=${proto}://${ip}:${port}`, `${pre}_ADDR=${ip}`, `${pre}_PORT=${port}`, `${pre}_PROTO=${proto}`);
+  }
+  env.push(`${p}_NAME=${selfName}/${alias}`);
+  for (const e of target.Config.Env ?? []) {
+    const k = e.slice(0, e.indexOf('=') < 0 ? e.length : e.indexOf('='));
+    if (['HOME', 'HOSTNAME', 'PATH'].includes(k)) continue;
+    env.push(`${p}_ENV_${e}`);
+  }
+  return env;
+}
+
+export interface NetworkingDeps {
+  networks: NetworkService;
+  store: ContainerStore;
+  logger: Logger;
+}
+
+export class ContainerNetworking {
+  constructor(private readonly d: NetworkingDeps) {}
+
+  /** The networks a new container is configured on, from NetworkMode and NetworkingConfig. */
+  initialNetworks(hc: { NetworkMode?: string }, endpoints: Record<string, { IPAMConfig?: EndpointConfig['IPAMConfig']; Aliases?: string[] | null; Links?: string[] | null }> | undefined): Record<string, EndpointConfig> {
+    const name = modeNetwork(hc.NetworkMode);
+    const given = Object.keys(endpoints ?? {});
+    if (given.length > 1) throw invalidParameter(`Container cannot be connected to network endpoints: ${given.join(', ')}`);
+    if (!name) return {};
+    const net = this.d.networks.find(name);
+    const cfg = endpoints?.[name] ?? endpoints?.[net.Name] ?? endpoints?.[net.Id] ?? (given.length ? endpoints![given[0]] : undefined);
+    if (cfg?.Aliases?.length && (net.Predefined)) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
+    if (cfg?.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    return { [net.Name]: { NetworkID: net.Id, Aliases: cfg?.Aliases ?? null, IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null } };
+  }
+
+  private checkAddress(net: NetworkRecord, ip: string): void {
+    if (net.Predefined) throw invalidParameter('user specified IP address is supported on user defined networks only');
+    if (!net.ConfiguredSubnet) throw invalidParameter('user specified IP address is supported only when connecting to networks with user configured subnets');
+    const subnet = net.IPAM.Config[0]?.Subnet;
+    if (!subnet || !contains(parseCidr(subnet), ip)) throw invalidParameter(`no configured subnet or ip-range contain the IP address ${ip}`);
+  }
+
+  /** Configured networks; records from before user networks existed only had the mode. */
+  configured(rec: ContainerRecord): Record<string, EndpointConfig> {
+    if (!rec.Networks) {
+      const name = modeNetwork(rec.HostConfig.NetworkMode);
+      const net = name ? this.d.networks.tryFind(name) : undefined;
+      rec.Networks = net ? { [net.Name]: { NetworkID: net.Id, Aliases: null, IPAMConfig: null, Links: null } } : {};
+      const legacy = (rec as { Endpoint?: Endpoint }).Endpoint;
+      if (legacy) {
+        rec.Endpoints = { bridge: { ...legacy, network: 'bridge', ifname: 'eth0' } };
+        delete (rec as { Endpoint?: Endpoint }).Endpoint;
+      }
+    }
+    return rec.Networks;
+  }
+
+  private networkOf(name: string, cfg: EndpointConfig): NetworkRecord {
+    return this.d.networks.tryFind(cfg.NetworkID) ?? this.d.networks.find(name);
+  }
+
+  /** Running containers with a live endpoint on the network (the network's "Containers"). */
+  endpointsOn(networkId: string): { rec: ContainerRecord; ep: Endpoint }[] {
+    const out: { rec: ContainerRecord; ep: Endpoint }[] = [];
+    for (const rec of this.d.store.all()) {
+      this.configured(rec);
+      for (const ep of Object.values(rec.Endpoints ?? {})) if (ep.networkId === networkId) out.push({ rec, ep });
+    }
+    return out;
+  }
+
+  /** Plugs every configured bridge-driver network into the container's netns (the task is being created). */
+  async setup(rec: ContainerRecord): Promise<void> {
+    if (!ownsNetns(rec.HostConfig.NetworkMode)) return;
+    const nets = Object.entries(this.configured(rec));
+    const ns = await createNetns(rec.Id);
+    const mode = modeNetwork(rec.HostConfig.NetworkMode);
+    const primary = mode ? this.d.networks.tryFind(mode)?.Name ?? mode : undefined;
+    rec.Endpoints = {};
+    const plug = async ([name, cfg]: [string, EndpointConfig], ifname: string): Promise<void> => {
+      const net = this.networkOf(name, cfg);
+      const isPrimary = net.Name === primary;
+      rec.Endpoints![net.Name] = await this.plug(rec, net, cfg, ns, ifname, isPrimary);
+    };
+    const ordered = [...nets.filter(([n]) => n === primary), ...nets.filter(([n]) => n !== primary)];
+    try {
+      await Promise.all([setupLoopback(rec.Id, ns), ...ordered.map((e, i) => plug(e, `eth${i}`))]);
+    } catch (err) {
+      await this.teardown(rec).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async plug(rec: ContainerRecord, net: NetworkRecord, cfg: EndpointConfig, ns: string, ifname: string, primary: boolean): Promise<Endpoint> {
+    const driver = this.d.networks.driver(net.Id);
+    if (!driver) throw invalidParameter(`network ${net.Name} cannot be joined`);
+    const ports = primary ? { exposed: Object.keys(rec.Config.ExposedPorts ?? {}), bindings: rec.HostConfig.PortBindings ?? {}, publishAll: !!rec.HostConfig.PublishAllPorts } : undefined;
+    const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined });
+    this.d.networks.publishEndpoint('connect', net, rec.Id);
+    return { ...ep, network: net.Name, networkId: net.Id, endpointId: crypto.randomBytes(32).toString('hex') };
+  }
+
+  /** Unplugs every live endpoint and deletes the netns (the task is gone). */
+  async teardown(rec: ContainerRecord): Promise<void> {
+    const eps = Object.values(rec.Endpoints ?? {});
+    rec.Endpoints = undefined;
+    const ns = netnsPath(rec.Id);
+    await Promise.all(eps.map((ep) => this.unplug(rec, ep, ns)));
+    await deleteNetns(rec.Id);
+  }
+
+  private async unplug(rec: ContainerRecord, ep: Endpoint, ns: string): Promise<void> {
+    const net = ep.networkId ? this.d.networks.tryFind(ep.networkId) : this.d.networks.defaultBridge;
+    const driver = net ? this.d.networks.driver(net.Id) : undefined;
+    if (driver) await driver.detach(rec.Id, ns, ep);
+    if (net) this.d.networks.publishEndpoint('disconnect', net, rec.Id);
+  }
+
+  /** `POST /networks/(id)/connect`: configure, and plug in at once when the container runs. */
+  async connect(rec: ContainerRecord, net: NetworkRecord, cfg: { IPAMConfig?: EndpointConfig['IPAMConfig']; Aliases?: string[] | null; Links?: string[] | null }): Promise<void> {
+    const mode = rec.HostConfig.NetworkMode || 'default';
+    if (mode === 'host' || mode.startsWith('container:')) throw invalidParameter('container sharing network namespace with another container or host cannot be connected to any other network');
+    if (net.Driver === 'host' || net.Driver === 'null') throw invalidParameter('container cannot be disconnected from host network or connected to host network');
+    if (mode === 'none') throw invalidParameter('container cannot be connected to multiple networks with one of the networks in private (none) mode');
+    const nets = this.configured(rec);
+    if (nets[net.Name] && (!rec.State.Running || rec.Endpoints?.[net.Name])) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
+    if (cfg.Aliases?.length && net.Predefined) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
+    if (cfg.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    const ec: EndpointConfig = { NetworkID: net.Id, Aliases: cfg.Aliases ?? null, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
+    if (rec.State.Running) {
+      const used = new Set(Object.values(rec.Endpoints ?? {}).map((e) => e.ifname));
+      let i = 0;
+      while (used.has(`eth${i}`)) i++;
+      const ep = await this.plug(rec, net, ec, netnsPath(rec.Id), `eth${i}`, false);
+      rec.Endpoints = { ...(rec.Endpoints ?? {}), [net.Name]: ep };
+    }
+    nets[net.Name] = ec;
+    await this.d.store.save(rec);
+    if (rec.State.Running) await this.afterChange(rec, [net.Id]);
+    else this.d.networks.publishEndpoint('connect', net, rec.Id);
+  }
+
+  /** `POST /networks/(id)/disconnect`. */
+  async disconnect(rec: ContainerRecord, net: NetworkRecord): Promise<void> {
+    const nets = this.configured(rec);
+    if (!nets[net.Name]) throw new BerthError('System', `container ${rec.Id} is not connected to network ${net.Name}`);
+    if (net.Driver === 'host') throw invalidParameter('container cannot be disconnected from host network or connected to host network');
+    const ep = rec.Endpoints?.[net.Name];
+    if (ep) {
+      await this.unplug(rec, ep, netnsPath(rec.Id));
+      delete rec.Endpoints![net.Name];
+    } else this.d.networks.publishEndpoint('disconnect', net, rec.Id);
+    delete nets[net.Name];
+    await this.d.store.save(rec);
+    if (rec.State.Running) await this.afterChange(rec, [net.Id]);
+  }
+
+  /** Rewrites the container's own files and its peers' /etc/hosts on the given networks. */
+  async afterChange(rec: ContainerRecord, networkIds?: string[]): Promise<void> {
+    await this.writeEtcFiles(rec);
+    const ids = new Set(networkIds ?? Object.values(rec.Endpoints ?? {}).map((e) => e.networkId));
+    const peers = new Set<ContainerRecord>();
+    for (const id of ids) {
+      if (!id) continue;
+      const net = this.d.networks.tryFind(id);
+      if (!net || net.Predefined) continue;
+      for (const { rec: p } of this.endpointsOn(id)) if (p.Id !== rec.Id) peers.add(p);
+    }
+    await Promise.all([...peers].map((p) => this.writeHosts(p).catch(() => undefined)));
+  }
+
+  /** Peers on the container's user-defined networks: "ip name aliases... shortid". */
+  private peerLines(rec: ContainerRecord): string[] {
+    const lines: string[] = [];
+    for (const ep of Object.values(rec.Endpoints ?? {})) {
+      const net = ep.networkId ? this.d.networks.tryFind(ep.networkId) : undefined;
+      if (!net || net.Predefined) continue;
+      for (const { rec: p, ep: pep } of this.endpointsOn(net.Id)) {
+        if (p.Id === rec.Id) continue;
+        const cfg = p.Networks?.[net.Name];
+        const names = [p.Name.slice(1), ...(cfg?.Aliases ?? []), p.Id.slice(0, 12)];
+        lines.push(`${pep.ip}\t${[...new Set(names)].join(' ')}`);
+      }
+    }
+    // Links declared on this container's user-network endpoints are aliases for their targets.
+    for (const [name, cfg] of Object.entries(rec.Networks ?? {})) {
+      for (const l of cfg.Links ?? []) {
+        const [target, alias] = parseLink(l);
+        const t = this.d.store.tryFind(target);
+        const tip = t?.Endpoints?.[name]?.ip;
+        if (t && tip) lines.push(`${tip}\t${alias}`);
+      }
+    }
+    return lines;
+  }
+
+  /** Legacy links on the default bridge: their targets must run; hosts lines and environment. */
+  linked(rec: ContainerRecord): { hosts: string[]; env: string[] } {
+    const hosts: string[] = [];
+    const env: string[] = [];
+    for (const l of rec.HostConfig.Links ?? []) {
+      const [target, alias] = parseLink(l);
+      let t: ContainerRecord;
+      try {
+        t = this.d.store.find(target);
+      } catch {
+        throw notFound(`Could not get container for ${target}`);
+      }
+      const ip = Object.values(t.Endpoints ?? {}).find((e) => e.network === 'bridge')?.ip;
+      if (!t.State.Running || !ip) throw conflict(`Cannot link to a non running container: ${t.Name} AS ${rec.Name}/${alias}`);
+      hosts.push(`${ip}\t${[...new Set([alias, t.Id.slice(0, 12), t.Name.slice(1)])].join(' ')}`);
+      env.push(...linkEnv(alias, rec.Name, t, ip));
+    }
+    return { hosts, env };
+  }
+
+  async writeHosts(rec: ContainerRecord): Promise<void> {
+    const hc = rec.HostConfig;
+    const own = Object.values(rec.Endpoints ?? {}).sort((a, b) => (a.ifname ?? '').localeCompare(b.ifname ?? ''))[0];
+    const host = rec.Config.Domainname ? `${rec.Config.Hostname}.${rec.Config.Domainname} ${rec.Config.Hostname}` : rec.Config.Hostname;
+    let links: string[] = [];
+    try {
+      links = this.linked(rec).hosts;
+    } catch {
+      /* a link target went away: its line is dropped */
+    }
+    const hosts = [
+      ...HOSTS_BASE,
+      ...(hc.ExtraHosts ?? []).map((h) => {
+        const i = h.indexOf(':');
+        return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
+      }),
+      ...links,
+      ...(own ? [`${own.ip}\t${host}`] : []),
+      ...this.peerLines(rec),
+    ];
+    // In place: the file is bind-mounted into the container, so its inode must stay.
+    await fs.promises.writeFile(rec.HostsPath, hosts.join('\n') + '\n');
+  }
+
+  async writeEtcFiles(rec: ContainerRecord): Promise<void> {
+    const hc = rec.HostConfig;
+    await this.writeHosts(rec);
+    await fs.promises.writeFile(rec.HostnamePath, `${rec.Config.Hostname}\n`);
+    let host = '';
+    try {
+      host = await fs.promises.readFile('/etc/resolv.conf', 'utf8');
+    } catch {
+      /* none */
+    }
+    let servers = host.split('\n').filter((l) => /^\s*nameserver\s/.test(l)).map((l) => l.trim().split(/\s+/)[1]).filter((s) => !/^127\.|^::1$/.test(s));
+    let search = host.split('\n').filter((l) => /^\s*search\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
+    let options = host.split('\n').filter((l) => /^\s*options\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
+    if (hc.Dns?.length) servers = hc.Dns;
+    if (hc.DnsSearch?.length) search = hc.DnsSearch.filter((s) => s !== '.');
+    if (hc.DnsOptions?.length) options = hc.DnsOptions;
+    if (servers.length === 0 && hc.NetworkMode !== 'host') servers = ['8.8.8.8', '8.8.4.4'];
+    const resolv = [...(search.length ? [`search ${search.join(' ')}`] : []), ...servers.map((s) => `nameserver ${s}`), ...(options.length ? [`options ${options.join(' ')}`] : [])];
+    await fs.promises.writeFile(rec.ResolvConfPath, resolv.join('\n') + '\n');
+  }
+}

@@ -1,0 +1,289 @@
+// Networks: the predefined bridge, host and none, and user-defined bridge networks. Records persist as one JSON
+// file per network under <dataRoot>/network/networks; each bridge network has a CNI driver (src/network/bridge).
+// Which containers use a network is the container service's knowledge, reached through a hook.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BerthError, conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
+import type { EventPublisher } from '../events/types';
+import type { Logger } from '../log';
+import { BridgeNetwork } from '../network/bridge';
+import { contains, defaultGateway, overlaps, parseCidr, pickSubnet } from '../network/ipam';
+import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
+import { rfc3339Nano } from '../translate/time';
+import { now } from '../runtime/clock';
+
+const execFileP = promisify(execFile);
+
+export interface IPAMEntry {
+  Subnet?: string;
+  IPRange?: string;
+  Gateway?: string;
+  AuxiliaryAddresses?: Record<string, string>;
+}
+
+export interface NetworkRecord {
+  Name: string;
+  Id: string;
+  Created: string;
+  Scope: 'local';
+  Driver: string;
+  EnableIPv6: boolean;
+  Internal: boolean;
+  IPAM: { Driver: string; Options: Record<string, string> | null; Config: IPAMEntry[] };
+  Options: Record<string, string>;
+  Labels: Record<string, string>;
+  /** The Linux bridge of a bridge-driver network. */
+  BridgeName?: string;
+  Predefined?: boolean;
+  /** The subnet was given at create (fixed container addresses are allowed only then). */
+  ConfiguredSubnet?: boolean;
+}
+
+export interface CreateNetworkRequest {
+  Name?: string;
+  CheckDuplicate?: boolean;
+  Driver?: string;
+  IPAM?: { Driver?: string; Config?: (IPAMEntry & { AuxAddress?: Record<string, string> })[] | null; Options?: Record<string, string> | null } | null;
+  Internal?: boolean;
+  EnableIPv6?: boolean;
+  Options?: Record<string, string> | null;
+  Labels?: Record<string, string> | null;
+}
+
+export interface NetworkServiceOptions {
+  dataRoot: string;
+  bridgeName: string;
+  bridgeSubnet: string;
+  events: EventPublisher;
+  logger: Logger;
+}
+
+const PREDEFINED = ['bridge', 'host', 'none'];
+
+export class NetworkService {
+  private readonly dir: string;
+  private readonly nets = new Map<string, NetworkRecord>();
+  private readonly drivers = new Map<string, BridgeNetwork>();
+  /** Ids of the containers with an endpoint (configured or live) on a network; set by the container service. */
+  usersOf: (networkId: string) => string[] = () => [];
+
+  constructor(private readonly o: NetworkServiceOptions) {
+    this.dir = path.join(o.dataRoot, 'network', 'networks');
+    fs.mkdirSync(this.dir, { recursive: true });
+    for (const f of fs.readdirSync(this.dir)) {
+      if (!f.endsWith('.json')) continue;
+      const n = readJSONFileSync<NetworkRecord>(path.join(this.dir, f));
+      if (n) this.nets.set(n.Id, n);
+    }
+    this.ensurePredefined();
+    for (const n of this.nets.values()) if (n.Driver === 'bridge') this.drivers.set(n.Id, this.makeDriver(n));
+  }
+
+  private ensurePredefined(): void {
+    const created = rfc3339Nano(now());
+    const base = { Created: created, Scope: 'local' as const, EnableIPv6: false, Internal: false, Options: {}, Labels: {}, Predefined: true };
+    const want: NetworkRecord[] = [
+      {
+        ...base,
+        Name: 'bridge',
+        Id: '',
+        Driver: 'bridge',
+        IPAM: { Driver: 'default', Options: null, Config: [{ Subnet: this.o.bridgeSubnet, Gateway: defaultGateway(this.o.bridgeSubnet) }] },
+        Options: {
+          'com.docker.network.bridge.default_bridge': 'true',
+          'com.docker.network.bridge.enable_icc': 'true',
+          'com.docker.network.bridge.enable_ip_masquerade': 'true',
+          'com.docker.network.bridge.host_binding_ipv4': '0.0.0.0',
+          'com.docker.network.bridge.name': this.o.bridgeName,
+          'com.docker.network.driver.mtu': '1500',
+        },
+        BridgeName: this.o.bridgeName,
+      },
+      { ...base, Name: 'host', Id: '', Driver: 'host', IPAM: { Driver: 'default', Options: null, Config: [] } },
+      { ...base, Name: 'none', Id: '', Driver: 'null', IPAM: { Driver: 'default', Options: null, Config: [] } },
+    ];
+    for (const w of want) {
+      const have = [...this.nets.values()].find((n) => n.Predefined && n.Name === w.Name);
+      if (have) {
+        // The default bridge follows the daemon's flags.
+        if (w.Name === 'bridge' && (have.BridgeName !== w.BridgeName || have.IPAM.Config[0]?.Subnet !== this.o.bridgeSubnet)) {
+          Object.assign(have, { IPAM: w.IPAM, Options: w.Options, BridgeName: w.BridgeName });
+          this.persistSync(have);
+        }
+        continue;
+      }
+      w.Id = crypto.randomBytes(32).toString('hex');
+      this.nets.set(w.Id, w);
+      this.persistSync(w);
+    }
+  }
+
+  private persistSync(n: NetworkRecord): void {
+    fs.writeFileSync(path.join(this.dir, `${n.Id}.json`), JSON.stringify(n));
+  }
+
+  private makeDriver(n: NetworkRecord): BridgeNetwork {
+    const ipam = n.IPAM.Config[0] ?? {};
+    const subnet = ipam.Subnet ?? this.o.bridgeSubnet;
+    return new BridgeNetwork(
+      {
+        cniName: n.Predefined ? `berth-${n.BridgeName}` : `berth-${n.Id.slice(0, 12)}`,
+        bridgeName: n.BridgeName!,
+        subnet,
+        gateway: ipam.Gateway,
+        ipRange: ipam.IPRange,
+        reserved: Object.values(ipam.AuxiliaryAddresses ?? {}),
+        internal: n.Internal,
+        dataRoot: this.o.dataRoot,
+      },
+      this.o.logger,
+    );
+  }
+
+  list(): NetworkRecord[] {
+    return [...this.nets.values()];
+  }
+
+  get defaultBridge(): NetworkRecord {
+    return this.list().find((n) => n.Predefined && n.Name === 'bridge')!;
+  }
+
+  byName(name: string): NetworkRecord | undefined {
+    return this.list().find((n) => n.Name === name);
+  }
+
+  /** The engine's lookup: exact id, exact name, then a unique id prefix. */
+  find(ref: string): NetworkRecord {
+    const byId = this.nets.get(ref);
+    if (byId) return byId;
+    const named = this.list().filter((n) => n.Name === ref);
+    if (named.length === 1) return named[0];
+    if (named.length > 1) throw invalidParameter(`${named.length} matches found based on name: network ${ref} is ambiguous`);
+    const pre = ref ? this.list().filter((n) => n.Id.startsWith(ref)) : [];
+    if (pre.length === 1) return pre[0];
+    if (pre.length > 1) throw invalidParameter(`${pre.length} matches found based on ID prefix: network ${ref} is ambiguous`);
+    throw notFound(`network ${ref} not found`);
+  }
+
+  tryFind(ref: string): NetworkRecord | undefined {
+    try {
+      return this.find(ref);
+    } catch (err) {
+      if (err instanceof BerthError && err.kind === 'NotFound') return undefined;
+      throw err;
+    }
+  }
+
+  driver(id: string): BridgeNetwork | undefined {
+    return this.drivers.get(id);
+  }
+
+  /** Subnets already used by berth's networks and by the host's routes. */
+  private async takenSubnets(): Promise<string[]> {
+    const out = this.list().flatMap((n) => n.IPAM.Config.map((c) => c.Subnet).filter((s): s is string => !!s));
+    try {
+      const { stdout } = await execFileP('ip', ['-4', 'route', 'show']);
+      for (const line of stdout.split('\n')) {
+        const dst = line.trim().split(/\s+/)[0];
+        if (dst && dst !== 'default' && /^[\d.]+\/\d+$/.test(dst)) out.push(dst);
+      }
+    } catch {
+      /* no iproute2: only berth's own networks count */
+    }
+    return out;
+  }
+
+  async create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }> {
+    const name = req.Name ?? '';
+    if (!name) throw systemError('invalid name: ');
+    if (PREDEFINED.includes(name)) throw forbidden(`operation is not permitted on predefined ${name} network `);
+    const driver = req.Driver || 'bridge';
+    if (driver !== 'bridge') {
+      if (driver === 'host' || driver === 'null') throw forbidden(`only one instance of "${driver}" network is allowed`);
+      throw notFound(`plugin "${driver}" not found`);
+    }
+    let warning = '';
+    const same = this.list().find((n) => n.Name === name);
+    if (same) {
+      if (req.CheckDuplicate) throw conflict(`network with name ${name} already exists`);
+      warning = `Network with name ${name} (id : ${same.Id}) already exists`;
+    }
+    if (req.IPAM?.Driver && req.IPAM.Driver !== 'default') throw notFound(`plugin "${req.IPAM.Driver}" not found`);
+    const config = await this.ipamConfig(req.IPAM?.Config ?? []);
+    const id = crypto.randomBytes(32).toString('hex');
+    const rec: NetworkRecord = {
+      Name: name,
+      Id: id,
+      Created: rfc3339Nano(now()),
+      Scope: 'local',
+      Driver: 'bridge',
+      EnableIPv6: !!req.EnableIPv6,
+      Internal: !!req.Internal,
+      IPAM: { Driver: 'default', Options: req.IPAM?.Options ?? null, Config: config },
+      Options: req.Options ?? {},
+      Labels: req.Labels ?? {},
+      BridgeName: req.Options?.['com.docker.network.bridge.name'] || `br-${id.slice(0, 12)}`,
+      ConfiguredSubnet: (req.IPAM?.Config ?? []).length > 0,
+    };
+    this.drivers.set(id, this.makeDriver(rec));
+    this.nets.set(id, rec);
+    await writeFileAtomic(path.join(this.dir, `${id}.json`), JSON.stringify(rec));
+    this.o.events.publish('network', 'create', id, { name, type: 'bridge' });
+    return { id, warning };
+  }
+
+  /** Validates the IPAM configs, choosing a free default pool when none is given. */
+  private async ipamConfig(given: (IPAMEntry & { AuxAddress?: Record<string, string> })[]): Promise<IPAMEntry[]> {
+    const taken = await this.takenSubnets();
+    if (given.length === 0) {
+      const subnet = pickSubnet(taken);
+      return [{ Subnet: subnet, Gateway: defaultGateway(subnet) }];
+    }
+    const out: IPAMEntry[] = [];
+    for (const g of given) {
+      if (!g.Subnet) throw invalidParameter('ipam configuration without a subnet is not supported');
+      let subnet;
+      try {
+        subnet = parseCidr(g.Subnet);
+      } catch (err) {
+        throw systemError(`Invalid subnet ${g.Subnet} : ${(err as Error).message}`);
+      }
+      const clash = this.list().find((n) => n.IPAM.Config.some((c) => c.Subnet && overlaps(parseCidr(c.Subnet), subnet)));
+      if (clash) throw forbidden(`Pool overlaps with other one on this address space`);
+      const e: IPAMEntry = { Subnet: g.Subnet };
+      if (g.IPRange) {
+        const r = parseCidr(g.IPRange);
+        if (!overlaps(r, subnet) || r.prefix < subnet.prefix) throw invalidParameter(`Invalid Address Pool: ${g.IPRange} is not a sub-pool of ${g.Subnet}`);
+        e.IPRange = g.IPRange;
+      }
+      const gw = g.Gateway || defaultGateway(g.Subnet);
+      if (!contains(subnet, gw)) throw systemError(`failed to allocate gateway (${gw}): Requested address is out of range`);
+      e.Gateway = gw;
+      const aux = g.AuxiliaryAddresses ?? g.AuxAddress;
+      if (aux && Object.keys(aux).length) {
+        for (const [k, a] of Object.entries(aux)) if (!contains(subnet, a)) throw systemError(`failed to allocate secondary ip address (${k}:${a}): Requested address is out of range`);
+        e.AuxiliaryAddresses = aux;
+      }
+      out.push(e);
+    }
+    return out;
+  }
+
+  async remove(ref: string): Promise<void> {
+    const n = this.find(ref);
+    if (n.Predefined) throw forbidden(`${n.Name} is a pre-defined network and cannot be removed`);
+    if (this.usersOf(n.Id).length > 0) throw forbidden(`error while removing network: network ${n.Name} id ${n.Id} has active endpoints`);
+    await this.drivers.get(n.Id)?.destroy();
+    this.drivers.delete(n.Id);
+    this.nets.delete(n.Id);
+    await fs.promises.rm(path.join(this.dir, `${n.Id}.json`), { force: true });
+    this.o.events.publish('network', 'destroy', n.Id, { name: n.Name, type: n.Driver });
+  }
+
+  publishEndpoint(action: 'connect' | 'disconnect', n: NetworkRecord, containerId: string): void {
+    this.o.events.publish('network', action, n.Id, { container: containerId, name: n.Name, type: n.Driver });
+  }
+}

@@ -1,0 +1,41 @@
+// Network objects as the engine shows them per version (the spec's Network shape): EnableIPv6, Internal and
+// Labels from 1.24; Containers with Name only in inspect.
+import type { NetworkRecord } from '../../services/networks';
+import { ApiVersion, supports } from '../version/features';
+
+export interface NetworkEndpointView {
+  id: string;
+  name: string;
+  endpointId: string;
+  mac: string;
+  ip: string;
+  prefixLen: number;
+}
+
+export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: NetworkEndpointView[], inspect: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { Name: n.Name, Id: n.Id, Scope: n.Scope, Driver: n.Driver };
+  const v24 = supports(v, 'NetworkIPv6Internal');
+  if (v24) out.EnableIPv6 = n.EnableIPv6;
+  out.IPAM = {
+    Driver: n.IPAM.Driver,
+    Options: n.IPAM.Options,
+    Config: n.IPAM.Config.map((c) => {
+      const e: Record<string, unknown> = {};
+      if (c.Subnet) e.Subnet = c.Subnet;
+      if (c.IPRange) e.IPRange = c.IPRange;
+      if (c.Gateway) e.Gateway = c.Gateway;
+      if (c.AuxiliaryAddresses && Object.keys(c.AuxiliaryAddresses).length) e.AuxiliaryAddresses = c.AuxiliaryAddresses;
+      return e;
+    }),
+  };
+  if (v24) out.Internal = n.Internal;
+  out.Containers = Object.fromEntries(
+    endpoints.map((e) => [
+      e.id,
+      { ...(inspect ? { Name: e.name } : {}), EndpointID: e.endpointId, MacAddress: e.mac, IPv4Address: e.ip ? `${e.ip}/${e.prefixLen}` : '', IPv6Address: '' },
+    ]),
+  );
+  out.Options = n.Options;
+  if (supports(v, 'NetworkLabels')) out.Labels = n.Labels;
+  return out;
+}

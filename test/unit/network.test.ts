@@ -1,0 +1,56 @@
+import { defaultGateway, overlaps, parseCidr, pickSubnet, rangeBounds, contains } from '../../src/network/ipam';
+import { linkEnv, modeNetwork, ownsNetns, parseLink } from '../../src/services/container-network';
+import type { ContainerRecord } from '../../src/store/containers';
+
+describe('ipam', () => {
+  test('CIDR parsing normalises the base and rejects junk', () => {
+    expect(parseCidr('10.1.2.3/16')).toEqual({ base: (10 << 24) + (1 << 16), prefix: 16 });
+    expect(() => parseCidr('bad')).toThrow('invalid CIDR address: bad');
+    expect(() => parseCidr('10.0.0.300/8')).toThrow();
+    expect(() => parseCidr('10.0.0.0/33')).toThrow();
+  });
+  test('overlap and containment', () => {
+    expect(overlaps(parseCidr('10.0.0.0/8'), parseCidr('10.20.0.0/16'))).toBe(true);
+    expect(overlaps(parseCidr('10.20.0.0/16'), parseCidr('10.21.0.0/16'))).toBe(false);
+    expect(contains(parseCidr('192.168.1.0/24'), '192.168.1.200')).toBe(true);
+    expect(contains(parseCidr('192.168.1.0/24'), '192.168.2.1')).toBe(false);
+  });
+  test('the engine default pools, skipping what is taken', () => {
+    expect(pickSubnet([])).toBe('172.17.0.0/16');
+    expect(pickSubnet(['172.17.0.0/16', '172.18.5.0/24'])).toBe('172.19.0.0/16');
+    expect(pickSubnet(['172.16.0.0/12'])).toBe('192.168.0.0/20');
+    expect(defaultGateway('10.99.0.0/24')).toBe('10.99.0.1');
+    expect(rangeBounds('10.99.0.128/25')).toEqual({ start: '10.99.0.129', end: '10.99.0.254' });
+  });
+});
+
+describe('container networking helpers', () => {
+  test('network modes', () => {
+    expect(modeNetwork('default')).toBe('bridge');
+    expect(modeNetwork(undefined)).toBe('bridge');
+    expect(modeNetwork('container:abc')).toBeUndefined();
+    expect(modeNetwork('appnet')).toBe('appnet');
+    expect([ownsNetns('default'), ownsNetns('appnet'), ownsNetns('host'), ownsNetns('none'), ownsNetns('container:x')]).toEqual([true, true, false, false, false]);
+  });
+  test('links in every form the engine accepts', () => {
+    expect(parseLink('db')).toEqual(['db', 'db']);
+    expect(parseLink('db:cache')).toEqual(['db', 'cache']);
+    expect(parseLink('/db:/web/cache')).toEqual(['db', 'cache']);
+  });
+  test('link environment like the engine', () => {
+    const target = { Config: { ExposedPorts: { '6379/tcp': {}, '53/udp': {} }, Env: ['PATH=/bin', 'SECRET=x'] } } as unknown as ContainerRecord;
+    expect(linkEnv('my-cache', '/web', target, '10.0.0.5')).toEqual([
+      'MY_CACHE_PORT=udp://10.0.0.5:53',
+      'MY_CACHE_PORT_53_UDP=udp://10.0.0.5:53',
+      'MY_CACHE_PORT_53_UDP_ADDR=10.0.0.5',
+      'MY_CACHE_PORT_53_UDP_PORT=53',
+      'MY_CACHE_PORT_53_UDP_PROTO=udp',
+      'MY_CACHE_PORT_6379_TCP=tcp://10.0.0.5:6379',
+      'MY_CACHE_PORT_6379_TCP_ADDR=10.0.0.5',
+      'MY_CACHE_PORT_6379_TCP_PORT=6379',
+      'MY_CACHE_PORT_6379_TCP_PROTO=tcp',
+      'MY_CACHE_NAME=/web/my-cache',
+      'MY_CACHE_ENV_SECRET=x',
+    ]);
+  });
+});
