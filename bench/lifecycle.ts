@@ -16,6 +16,11 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { mkfifos, openReader } from '../src/runtime/fifo';
 import { generateSpec } from '../src/translate/spec';
+import { bridgeRules, removeRules } from '../src/network/bridge';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const execFileP = promisify(execFile);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -116,6 +121,8 @@ async function main(): Promise<void> {
     await daemon.close();
     await cleanupNamespace(ctr.withNamespace(ns));
     if (ctd.pid) process.kill(ctd.pid, 'SIGTERM');
+    await execFileP('ip', ['link', 'delete', config.bridgeName]).catch(() => undefined);
+    await removeRules(bridgeRules(config.bridgeName, config.bridgeSubnet, false));
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -72,6 +72,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id) }, logger);
   bridge.start();
   await containers.reconcile();
+  await networking.releaseStaleLeases();
   await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
   const system = new SystemService({

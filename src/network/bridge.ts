@@ -106,6 +106,43 @@ export interface AttachOptions {
   ip?: string;
 }
 
+type Rule = { table: string; chain: string; args: string[] };
+
+/**
+ * One bridge's iptables rules, installed once per network (the engine's equivalent): masquerade what leaves the
+ * subnet, and accept forwarded traffic from the bridge, replies to it and published (DNAT) ports to it even where
+ * another engine set FORWARD's policy to DROP.
+ */
+export function bridgeRules(bridge: string, subnet: string, internal: boolean): Rule[] {
+  const rules: Rule[] = [
+    { table: 'filter', chain: 'FORWARD', args: ['-i', bridge, '-j', 'ACCEPT'] },
+    { table: 'filter', chain: 'FORWARD', args: ['-o', bridge, '-m', 'conntrack', '--ctstate', 'RELATED,ESTABLISHED,DNAT', '-j', 'ACCEPT'] },
+  ];
+  if (!internal) rules.push({ table: 'nat', chain: 'POSTROUTING', args: ['-s', subnet, '!', '-o', bridge, '-j', 'MASQUERADE'] });
+  return rules;
+}
+
+async function iptables(args: string[]): Promise<boolean> {
+  try {
+    await execFileP('iptables', ['-w', ...args]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function ensureRules(rules: Rule[]): Promise<void> {
+  for (const r of rules) {
+    if (await iptables(['-t', r.table, '-C', r.chain, ...r.args])) continue;
+    const ok = await iptables(['-t', r.table, r.chain === 'FORWARD' ? '-I' : '-A', r.chain, ...r.args]);
+    if (!ok) throw new Error(`iptables -t ${r.table} -A ${r.chain} ${r.args.join(' ')} failed`);
+  }
+}
+
+export async function removeRules(rules: Rule[]): Promise<void> {
+  for (const r of rules) while (await iptables(['-t', r.table, '-D', r.chain, ...r.args]));
+}
+
 const LOOPBACK: NetConfList = { cniVersion: CNI_VERSION, name: 'berth-loopback', plugins: [{ type: 'loopback' }] };
 
 /** Brings up lo in a container's namespace. */
@@ -117,6 +154,7 @@ export async function setupLoopback(containerId: string, ns: string): Promise<vo
 export class BridgeNetwork {
   readonly list: NetConfList;
   private readonly ipamDir: string;
+  private readonly ready: Promise<void>;
 
   constructor(
     readonly opts: BridgeOptions,
@@ -135,16 +173,18 @@ export class BridgeNetwork {
           type: 'bridge',
           bridge: opts.bridgeName,
           isGateway: !opts.internal,
-          ipMasq: !opts.internal,
+          // Masquerading and forwarding are one static rule set per bridge (bridgeRules), not per container.
+          ipMasq: false,
           hairpinMode: true,
           capabilities: { ips: true },
           ipam: { type: 'host-local', ranges: [[range]], ...(opts.internal ? {} : { routes: [{ dst: '0.0.0.0/0' }] }), dataDir: this.ipamDir },
         },
         { type: 'portmap', capabilities: { portMappings: true }, snat: true },
-        // Accepts the container's traffic in FORWARD even where another engine set the policy to DROP.
-        { type: 'firewall', backend: 'iptables' },
       ],
     };
+    this.ready = ensureRules(bridgeRules(opts.bridgeName, opts.subnet, !!opts.internal)).catch((err) => {
+      logger.warn('cannot install the bridge\'s iptables rules', { bridge: opts.bridgeName, err: String(err) });
+    });
     this.reserve(opts.reserved ?? []);
     try {
       fs.writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
@@ -168,6 +208,7 @@ export class BridgeNetwork {
 
   /** Plugs an interface for this network into the container's (existing) namespace. */
   async attach(containerId: string, ns: string, a: AttachOptions): Promise<Omit<Endpoint, 'network' | 'networkId' | 'endpointId'>> {
+    await this.ready;
     const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
     const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
     if (a.ip) runtimeConfig.ips = [`${a.ip}/${this.opts.subnet.split('/')[1]}`];
@@ -194,9 +235,24 @@ export class BridgeNetwork {
     );
   }
 
+  /** Releases leases host-local holds for containers that are not running (a teardown cut short by a crash). */
+  async releaseStaleLeases(running: Set<string>): Promise<number> {
+    const dir = path.join(this.ipamDir, this.opts.cniName);
+    let n = 0;
+    for (const f of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+      if (!/^\d+\.\d+\.\d+\.\d+$/.test(f)) continue;
+      const owner = (await fs.promises.readFile(path.join(dir, f), 'utf8').catch(() => '')).split(/\r?\n/)[0].trim();
+      if (!owner || owner === 'reserved' || running.has(owner)) continue;
+      await fs.promises.rm(path.join(dir, f), { force: true });
+      n++;
+    }
+    return n;
+  }
+
   /** Removes the Linux bridge and the lease directory (the network was deleted). */
   async destroy(): Promise<void> {
     await execFileP('ip', ['link', 'delete', this.opts.bridgeName]).catch(() => undefined);
+    await removeRules(bridgeRules(this.opts.bridgeName, this.opts.subnet, !!this.opts.internal));
     await fs.promises.rm(path.join(this.ipamDir, this.opts.cniName), { recursive: true, force: true });
   }
 }

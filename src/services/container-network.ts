@@ -167,6 +167,15 @@ export class ContainerNetworking {
     if (net) this.d.networks.publishEndpoint('disconnect', net, rec.Id);
   }
 
+  /** At start-up: leases of containers that are not running are released (their teardown was cut short). */
+  async releaseStaleLeases(): Promise<void> {
+    const running = new Set(this.d.store.all().filter((r) => r.State.Running || r.Endpoints).map((r) => r.Id));
+    for (const n of this.d.networks.list()) {
+      const released = await this.d.networks.driver(n.Id)?.releaseStaleLeases(running);
+      if (released) this.d.logger.info('released stale address leases', { network: n.Name, count: released });
+    }
+  }
+
   /** `POST /networks/(id)/connect`: configure, and plug in at once when the container runs. */
   async connect(rec: ContainerRecord, net: NetworkRecord, cfg: { IPAMConfig?: EndpointConfig['IPAMConfig']; Aliases?: string[] | null; Links?: string[] | null }): Promise<void> {
     const mode = rec.HostConfig.NetworkMode || 'default';
@@ -207,8 +216,8 @@ export class ContainerNetworking {
   }
 
   /** Rewrites the container's own files and its peers' /etc/hosts on the given networks. */
-  async afterChange(rec: ContainerRecord, networkIds?: string[]): Promise<void> {
-    await this.writeEtcFiles(rec);
+  async afterChange(rec: ContainerRecord, networkIds?: string[], self = true): Promise<void> {
+    if (self) await this.writeEtcFiles(rec);
     const ids = new Set(networkIds ?? Object.values(rec.Endpoints ?? {}).map((e) => e.networkId));
     const peers = new Set<ContainerRecord>();
     for (const id of ids) {

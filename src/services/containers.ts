@@ -53,8 +53,9 @@ interface Live {
   /** Restart-policy timer and its current delay. */
   restartTimer?: NodeJS.Timeout;
   backoffMs?: number;
-  /** Network teardown after an exit, awaited by the next start and by remove. */
+  /** Network teardown after an exit, awaited by the next start; remove awaits only its record write. */
   teardown?: Promise<void>;
+  teardownRecorded?: Promise<void>;
   /** A restart-policy start in progress. */
   starting?: Promise<void>;
 }
@@ -271,11 +272,18 @@ export class ContainerService {
     await this.d.networking.afterChange(rec);
   }
 
-  private async teardownNetwork(rec: ContainerRecord): Promise<void> {
+  /**
+   * Unplugs the container's endpoints. The record is saved at once (remove waits only for that); the CNI DELs
+   * run on, off the exit and remove paths, and the next start of the same container waits for them.
+   */
+  private teardownNetwork(rec: ContainerRecord): { recorded: Promise<void>; done: Promise<void> } {
     const nets = Object.values(rec.Endpoints ?? {}).map((e) => e.networkId ?? '');
-    await this.d.networking.teardown(rec);
-    await this.d.store.save(rec).catch(() => undefined);
-    if (nets.length) await this.d.networking.afterChange(rec, nets).catch(() => undefined);
+    const dels = this.d.networking.teardown(rec); // clears rec.Endpoints before its first await
+    const recorded = this.d.store.save(rec).catch(() => undefined);
+    const done = Promise.all([dels, recorded]).then(async () => {
+      if (nets.length) await this.d.networking.afterChange(rec, nets, false).catch(() => undefined);
+    });
+    return { recorded, done };
   }
 
   /** Legacy links: their environment goes into the process spec at each start (targets' addresses change). */
@@ -388,7 +396,7 @@ export class ContainerService {
       io.removeFifos();
       live.io = undefined;
       await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
-      await this.teardownNetwork(rec);
+      await this.teardownNetwork(rec).done;
       const msg = err instanceof BerthError ? err.message : String(err);
       rec.State = { ...rec.State, Error: msg, ExitCode: 127 };
       await this.d.store.save(rec).catch(() => undefined);
@@ -448,7 +456,12 @@ export class ContainerService {
       if (restart) this.scheduleRestart(rec, ranFor);
       await this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) }));
       this.publish(rec, 'die', { exitCode: String(status) });
-      live.teardown = this.teardownNetwork(rec).finally(() => (live.teardown = undefined));
+      const t = this.teardownNetwork(rec);
+      live.teardownRecorded = t.recorded;
+      live.teardown = t.done.finally(() => {
+        live.teardown = undefined;
+        live.teardownRecorded = undefined;
+      });
     }
     resolve?.(status);
   }
@@ -524,7 +537,7 @@ export class ContainerService {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
         if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
-        if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).catch(() => undefined);
+        if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
         continue;
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
@@ -689,8 +702,10 @@ export class ContainerService {
       await this.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';
-    await this.liveOf(rec.Id).teardown;
-    await deleteNetns(rec.Id).catch(() => undefined);
+    // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
+    const live = this.liveOf(rec.Id);
+    if (live.teardown) await live.teardownRecorded;
+    else await deleteNetns(rec.Id).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: rec.Id }));
     await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${rec.Id}-init` }));

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { bridgeRules, removeRules } from '../../src/network/bridge';
 import { execFile } from 'node:child_process';
 import { DEFAULTS, Config } from '../../src/config';
 import { startDaemon, Daemon } from '../../src/daemon';
@@ -78,21 +79,21 @@ export function request(socket: string, method: string, urlPath: string, opts: R
   });
 }
 
-/** The Linux bridges of the user-defined networks a test berth made. */
-function userBridges(dataRoot: string): string[] {
+/** The Linux bridges (and their subnets) of the user-defined networks a test berth made. */
+function userBridges(dataRoot: string): { bridge: string; subnet: string; internal: boolean }[] {
   const dir = path.join(dataRoot, 'network', 'networks');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .map((f) => {
       try {
-        return JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { BridgeName?: string; Predefined?: boolean };
+        return JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { BridgeName?: string; Predefined?: boolean; Internal?: boolean; IPAM?: { Config: { Subnet?: string }[] } };
       } catch {
         return {};
       }
     })
     .filter((n) => n.BridgeName && !n.Predefined)
-    .map((n) => n.BridgeName!);
+    .map((n) => ({ bridge: n.BridgeName!, subnet: n.IPAM?.Config[0]?.Subnet ?? '', internal: !!n.Internal }));
 }
 
 export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<TestBerth> {
@@ -141,7 +142,10 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
       const ctr = daemon.ctr.withNamespace(namespace);
       await cleanupNamespace(ctr);
       ctr.close();
-      for (const bridge of [config.bridgeName, ...userBridges(config.dataRoot)]) await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
+      for (const n of [{ bridge: config.bridgeName, subnet: config.bridgeSubnet, internal: false }, ...userBridges(config.dataRoot)]) {
+        await new Promise((r) => execFile('ip', ['link', 'delete', n.bridge], () => r(undefined)));
+        await removeRules(bridgeRules(n.bridge, n.subnet, n.internal));
+      }
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };

@@ -24,7 +24,7 @@ function freePort(): Promise<number> {
 
 function compose(args: string[], port: number): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, DOCKER_HOST: `unix://${b.socket}`, BERTH_WEB_PORT: String(port), COMPOSE_INTERACTIVE_NO_CLI: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, DOCKER_HOST: `unix://${b.socket}`, BERTH_WEB_PORT: String(port), COMPOSE_INTERACTIVE_NO_CLI: '1' };
     delete env.DOCKER_API_VERSION;
     execFile('docker-compose', ['-f', path.join(__dirname, '../../docker-compose.yml'), '-p', 'berthit', '--no-ansi', ...args], { env, timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

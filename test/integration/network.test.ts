@@ -64,10 +64,14 @@ describe('the default bridge through CNI', () => {
     const port = await run(['port', 'web2', '80']);
     expect(port.stdout).toMatch(/^0\.0\.0\.0:\d+\n$/);
     await run(['rm', '-f', 'web', 'web2']);
+    // Endpoint teardown runs off the remove path: wait (bounded) for the leases and the namespace to go.
     const ipam = path.join(b.config.dataRoot, 'network', 'ipam');
-    const leases = fs.readdirSync(ipam).flatMap((n) => fs.readdirSync(path.join(ipam, n))).filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f));
-    expect(leases).toEqual([]);
-    expect(fs.existsSync(`/var/run/netns/berth-${insp.Id.slice(0, 16)}`)).toBe(false);
+    const leftovers = () => [
+      ...fs.readdirSync(ipam).flatMap((n) => fs.readdirSync(path.join(ipam, n))).filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f)),
+      ...(fs.existsSync(`/var/run/netns/berth-${insp.Id.slice(0, 16)}`) ? ['netns'] : []),
+    ];
+    for (let i = 0; i < 100 && leftovers().length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(leftovers()).toEqual([]);
   });
 
   test('NetworkMode none has loopback only; host shares the host network', async () => {
