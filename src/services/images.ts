@@ -49,6 +49,12 @@ export interface ResolvedImage {
   manifestDigest: string;
 }
 
+export interface LayerDesc {
+  mediaType: string;
+  digest: string;
+  size: number;
+}
+
 export interface LoadProgress {
   (msg: Record<string, unknown>): void;
 }
@@ -228,10 +234,8 @@ export class ImageService {
     }
     const diffIds = config.rootfs?.diff_ids ?? [];
     if (diffIds.length !== img.layers.length) throw invalidParameter(`image config has ${diffIds.length} layers, the archive ${img.layers.length}`);
-    const chain = chainIds(diffIds);
-    let size = 0;
     await withLease(this.ctr, 'berth-load', async (lease) => {
-      const layerDescs: { mediaType: string; digest: string; size: number }[] = [];
+      const layerDescs: LayerDesc[] = [];
       for (let i = 0; i < img.layers.length; i++) {
         const l = img.layers[i];
         const st = fs.statSync(l.file);
@@ -242,37 +246,67 @@ export class ImageService {
         if (!quiet) progress({ status: 'Loading layer', progressDetail: { current: st.size, total: st.size }, progress: progressBar(st.size, st.size), id: shortId(digest) });
         layerDescs.push({ mediaType, digest, size: st.size });
       }
-      // Unpack into snapshots, layer by layer, skipping chains that exist.
-      for (let i = 0; i < layerDescs.length; i++) {
-        size += await this.unpackLayer(layerDescs[i], diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
-      }
-      await writeBlob(this.ctr, configBytes, {
-        ref: `berth-load-${configDigest}`,
-        expected: configDigest,
-        total: configBytes.length,
-        lease,
-        labels: chain.length ? { [`containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`]: chain[chain.length - 1] } : {},
-      });
-      const manifest = Buffer.from(
-        JSON.stringify({ schemaVersion: 2, mediaType: MT_MANIFEST, config: { mediaType: MT_CONFIG, digest: configDigest, size: configBytes.length }, layers: layerDescs }),
-      );
-      const manifestDigest = sha256Digest(manifest);
-      const labels: Record<string, string> = { 'containerd.io/gc.ref.content.config': configDigest };
-      layerDescs.forEach((l, i) => (labels[`containerd.io/gc.ref.content.l.${i}`] = l.digest));
-      await writeBlob(this.ctr, manifest, { ref: `berth-load-${manifestDigest}`, expected: manifestDigest, total: manifest.length, lease, labels });
-      // Make sure the config label is there even when the blob already existed.
-      await this.ctr.content.Update({ info: { digest: configDigest, labels: { [`containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`]: chain[chain.length - 1] ?? '' } }, update_mask: { paths: [`labels.containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`] } }, { lease });
-      const target = { media_type: MT_MANIFEST, digest: manifestDigest, size: String(manifest.length) };
       const tags = img.tags.map((t) => fullName(withDefaultTag(parseReference(t))));
-      const names = tags.length ? tags : [danglingName(configDigest)];
-      for (const name of names) await this.setName(name, target, { [LABEL_SIZE]: String(size) }, configDigest, lease);
-      // An image that gains a tag is no longer dangling.
-      if (tags.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
+      await this.storeImage(lease, { configBytes, diffIds, layers: layerDescs, names: tags });
       for (const t of tags) this.deps.events.publish('image', 'load', familiarName(parseReference(t)), { name: familiarName(parseReference(t)) });
       if (!tags.length) this.deps.events.publish('image', 'load', configDigest, { name: configDigest });
     });
     const loaded = img.tags.length ? img.tags.map((t) => `Loaded image: ${familiarName(withDefaultTag(parseReference(t)))}\n`) : [`Loaded image ID: ${configDigest}\n`];
     for (const line of loaded) progress({ stream: line });
+  }
+
+  /**
+   * Makes an image of blobs already in the content store (under `lease`): unpacks the layers into snapshots,
+   * writes the config and the manifest (the given bytes, or an OCI manifest made here) with their GC labels, and
+   * points the names at it (none: a dangling name). Used by load, pull, import and commit.
+   */
+  async storeImage(
+    lease: string,
+    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string } },
+  ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
+    const configDigest = sha256Digest(o.configBytes);
+    const chain = chainIds(o.diffIds);
+    let size = 0;
+    // Unpack into snapshots, layer by layer, skipping chains that exist.
+    for (let i = 0; i < o.layers.length; i++) size += await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
+    const snapLabel = `containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`;
+    await writeBlob(this.ctr, o.configBytes, { ref: `berth-config-${configDigest}`, expected: configDigest, total: o.configBytes.length, lease, labels: chain.length ? { [snapLabel]: chain[chain.length - 1] } : {} });
+    // Make sure the config label is there even when the blob already existed.
+    await this.ctr.content.Update({ info: { digest: configDigest, labels: { [snapLabel]: chain[chain.length - 1] ?? '' } }, update_mask: { paths: [`labels.${snapLabel}`] } }, { lease });
+    const manifest = o.manifest ?? {
+      mediaType: MT_MANIFEST,
+      bytes: Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: MT_MANIFEST, config: { mediaType: MT_CONFIG, digest: configDigest, size: o.configBytes.length }, layers: o.layers })),
+    };
+    const manifestDigest = sha256Digest(manifest.bytes);
+    const labels: Record<string, string> = { 'containerd.io/gc.ref.content.config': configDigest };
+    o.layers.forEach((l, i) => (labels[`containerd.io/gc.ref.content.l.${i}`] = l.digest));
+    await writeBlob(this.ctr, manifest.bytes, { ref: `berth-manifest-${manifestDigest}`, expected: manifestDigest, total: manifest.bytes.length, lease, labels });
+    await this.ctr.content.Update({ info: { digest: manifestDigest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, { lease });
+    const target = { media_type: manifest.mediaType, digest: manifestDigest, size: String(manifest.bytes.length) };
+    const names = o.names.length ? o.names : [danglingName(configDigest)];
+    for (const name of names) await this.setName(name, target, { [LABEL_SIZE]: String(size) }, configDigest, lease);
+    // An image that gains a tag is no longer dangling.
+    if (o.names.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
+    return { id: configDigest, size, manifestDigest, manifestSize: manifest.bytes.length };
+  }
+
+  /** Whether the content store has a blob. */
+  async hasBlob(digest: string): Promise<boolean> {
+    try {
+      await this.ctr.content.Info({ digest });
+      return true;
+    } catch (err) {
+      if (isGrpcNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  /** The manifest (layers with media types and sizes) of a resolved image. */
+  async manifestOf(img: ResolvedImage): Promise<{ bytes: Buffer; mediaType: string; configDigest: string; layers: LayerDesc[] }> {
+    const bytes = await readBlob(this.ctr, img.manifestDigest);
+    const m = JSON.parse(bytes.toString('utf8'));
+    const head = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+    return { bytes, mediaType: head.target?.media_type || m.mediaType || MT_MANIFEST, configDigest: m.config.digest, layers: m.layers };
   }
 
   private async unpackLayer(desc: { mediaType: string; digest: string; size: number }, diffId: string, chainId: string, parent: string, lease: string): Promise<number> {
