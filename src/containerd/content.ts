@@ -22,10 +22,14 @@ export interface WriteOptions extends CallOpts {
 }
 
 /**
- * Writes a blob from a buffer or a byte stream; resolves when committed (or already present). A buffer resumes an
- * interrupted ingest with the same ref from the offset the server holds; a stream restarts it from 0.
+ * Writes a blob from a buffer, a byte stream or a resumable source; resolves when committed (or already present). A
+ * buffer or a resumable source continues an interrupted ingest with the same ref from the offset the server holds;
+ * a plain stream restarts it from 0.
  */
-export function writeBlob(ctr: Containerd, data: Buffer | Readable, o: WriteOptions): Promise<void> {
+/** A byte source that can start at an offset (a registry blob fetched with a Range header). */
+export type ResumableSource = (offset: number) => Promise<Readable>;
+
+export function writeBlob(ctr: Containerd, data: Buffer | Readable | ResumableSource, o: WriteOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const call = ctr.raw.content.Write(ctr.metadata(o), ctr.callOptions(o));
     let done = false;
@@ -78,6 +82,10 @@ export function writeBlob(ctr: Containerd, data: Buffer | Readable, o: WriteOpti
           offset = have > 0 && have <= data.length ? have : 0;
           if (have > data.length) send(Buffer.alloc(0)); // offset 0: truncate a stale ingest
           pump(Readable.from(chunked(data.subarray(offset))));
+        } else if (typeof data === 'function') {
+          offset = have > 0 && have < o.total ? have : 0;
+          if (have > 0 && offset === 0) send(Buffer.alloc(0));
+          data(offset).then(pump, (err) => finish(err));
         } else {
           if (have > 0) send(Buffer.alloc(0)); // offset 0 truncates what a previous attempt left
           pump(data);

@@ -4,7 +4,11 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as zlib from 'node:zlib';
+import { applyChanges } from '../translate/request/changes';
+import { BERTH_VERSION } from '../version';
 import type { Containerd } from '../containerd/client';
 import { readBlob, sha256Digest, withLease, writeBlob } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
@@ -262,13 +266,17 @@ export class ImageService {
    */
   async storeImage(
     lease: string,
-    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string } },
+    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void },
   ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
     const configDigest = sha256Digest(o.configBytes);
     const chain = chainIds(o.diffIds);
     let size = 0;
     // Unpack into snapshots, layer by layer, skipping chains that exist.
-    for (let i = 0; i < o.layers.length; i++) size += await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
+    for (let i = 0; i < o.layers.length; i++) {
+      o.onLayer?.(i, 'extract');
+      size += await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
+      o.onLayer?.(i, 'done');
+    }
     const snapLabel = `containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`;
     await writeBlob(this.ctr, o.configBytes, { ref: `berth-config-${configDigest}`, expected: configDigest, total: o.configBytes.length, lease, labels: chain.length ? { [snapLabel]: chain[chain.length - 1] } : {} });
     // Make sure the config label is there even when the blob already existed.
@@ -288,6 +296,77 @@ export class ImageService {
     // An image that gains a tag is no longer dangling.
     if (o.names.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
     return { id: configDigest, size, manifestDigest, manifestSize: manifest.bytes.length };
+  }
+
+  /**
+   * POST /images/create?fromSrc=: a filesystem tarball (plain or gzip) becomes a one-layer image, with the
+   * engine's config (message as comment and history, `changes` applied). Returns the image id.
+   */
+  async importTarball(body: Readable, o: { repo?: string; tag?: string; message?: string; changes?: string[]; source: string }): Promise<string> {
+    let names: string[] = [];
+    if (o.repo) {
+      const r = parseReference(o.repo);
+      names = [fullName(withDefaultTag(o.tag ? { ...r, tag: o.tag, digest: undefined } : r))];
+    }
+    const runConfig = applyChanges({}, o.changes ?? []);
+    const scratch = path.join(this.deps.dataRoot, 'tmp');
+    await fs.promises.mkdir(scratch, { recursive: true });
+    const dir = await fs.promises.mkdtemp(path.join(scratch, 'import-'));
+    try {
+      const raw = path.join(dir, 'raw');
+      await pipeline(body, fs.createWriteStream(raw));
+      const layer = path.join(dir, 'layer.tar');
+      const h = crypto.createHash('sha256');
+      const src = (await isGzip(raw)) ? fs.createReadStream(raw).pipe(zlib.createGunzip()) : fs.createReadStream(raw);
+      await pipeline(
+        src,
+        new Transform({
+          transform(chunk, _e, cb) {
+            h.update(chunk);
+            cb(null, chunk);
+          },
+        }),
+        fs.createWriteStream(layer),
+      );
+      const diffId = 'sha256:' + h.digest('hex');
+      const size = (await fs.promises.stat(layer)).size;
+      const created = new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
+      const config = {
+        architecture: 'amd64',
+        ...(o.message ? { comment: o.message } : {}),
+        config: { Hostname: '', Domainname: '', User: '', AttachStdin: false, AttachStdout: false, AttachStderr: false, Tty: false, OpenStdin: false, StdinOnce: false, Env: null, Cmd: null, Image: '', Volumes: null, WorkingDir: '', Entrypoint: null, OnBuild: null, Labels: null, ...runConfig },
+        created,
+        docker_version: BERTH_VERSION,
+        history: [{ created, ...(o.message ? { comment: o.message } : { comment: `Imported from ${o.source}` }) }],
+        os: 'linux',
+        rootfs: { type: 'layers', diff_ids: [diffId] },
+      };
+      const configBytes = Buffer.from(JSON.stringify(config));
+      const id = await withLease(this.ctr, 'berth-import', async (lease) => {
+        await writeBlob(this.ctr, fs.createReadStream(layer, { highWaterMark: 1 << 20 }), { ref: `berth-import-${diffId}`, expected: diffId, total: size, lease });
+        return (await this.storeImage(lease, { configBytes, diffIds: [diffId], layers: [{ mediaType: MT_LAYER, digest: diffId, size }], names })).id;
+      });
+      this.deps.events.publish('image', 'import', id, { name: id });
+      return id;
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** A blob's raw bytes (an image config as stored, for push). */
+  configBytes(digest: string): Promise<Buffer> {
+    return readBlob(this.ctr, digest);
+  }
+
+  /** Whether an unpacked snapshot of a layer chain exists. */
+  async hasSnapshot(chainId: string): Promise<boolean> {
+    try {
+      await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId });
+      return true;
+    } catch (err) {
+      if (isGrpcNotFound(err)) return false;
+      throw err;
+    }
   }
 
   /** Whether the content store has a blob. */

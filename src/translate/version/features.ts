@@ -66,6 +66,7 @@ export const FEATURES = {
   ImageLabels: { since: '1.19' },
   HistoryTagsSizeComment: { since: '1.19' },
   LoadProgressStream: { since: '1.24' },
+  AuthIdentityToken: { since: '1.23' },
   // volumes & networks
   VolumeLabelsScope: { since: '1.24' },
   NetworkIPv6Internal: { since: '1.24' },

@@ -1,0 +1,223 @@
+// Pull, push and login through berth's registry client, with the engine's progress streams. Pulled layers are
+// written with Content.Write (resumable: an interrupted download continues with a Range request), in parallel,
+// under a lease, then unpacked by the image service's storeImage.
+import { Readable } from 'node:stream';
+import type { Containerd } from '../containerd/client';
+import { readBlobStream, sha256Digest, withLease, writeBlob } from '../containerd/content';
+import { invalidParameter } from '../errors';
+import type { EventPublisher } from '../events/types';
+import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../images/reference';
+import { Credentials, Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
+import { chainIds, ImageService, LayerDesc, OCIImageConfig, progressBar, ResolvedImage, shortId } from './images';
+
+export type Progress = (msg: Record<string, unknown>) => void;
+
+const PARALLEL_DOWNLOADS = 3;
+
+export interface RegistryServiceDeps {
+  ctr: Containerd;
+  images: ImageService;
+  events: EventPublisher;
+  insecureRegistries?: string[];
+}
+
+/** The platform a manifest list or index is resolved for. */
+export function selectPlatform(index: { manifests: { digest: string; mediaType?: string; platform?: { os?: string; architecture?: string; variant?: string } }[] }, arch = 'amd64', os = 'linux'): string | undefined {
+  const m = index.manifests.find((d) => d.platform?.os === os && d.platform?.architecture === arch) ?? (index.manifests.length === 1 && !index.manifests[0].platform ? index.manifests[0] : undefined);
+  return m?.digest;
+}
+
+/** Throttles per-layer progress to what the engine sends: a line per ~512 KiB or at the end. */
+function throttle(total: number): (current: number) => boolean {
+  let last = -1;
+  return (current) => {
+    if (current === total || last < 0 || current - last >= 512 * 1024) {
+      last = current;
+      return true;
+    }
+    return false;
+  };
+}
+
+async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  const errors: unknown[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (i < items.length && errors.length === 0) {
+        const item = items[i++];
+        await fn(item).catch((e) => errors.push(e));
+      }
+    }),
+  );
+  if (errors.length) throw errors[0];
+}
+
+export class RegistryService {
+  constructor(private readonly d: RegistryServiceDeps) {}
+
+  client(domain: string, creds: Credentials): RegistryClient {
+    return new RegistryClient(domain === 'docker.io' ? 'registry-1.docker.io' : domain, creds, this.d.insecureRegistries);
+  }
+
+  /** POST /auth: the registry's answer to the credentials. */
+  async login(server: string, creds: Credentials): Promise<{ identityToken: string }> {
+    let host = (server || 'docker.io').replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+    if (host === 'index.docker.io' || host === 'docker.io') host = 'registry-1.docker.io';
+    const c = new RegistryClient(host, creds, this.d.insecureRegistries);
+    await c.ping();
+    return { identityToken: c.identityToken };
+  }
+
+  /** POST /images/create?fromImage=&tag=. An empty tag pulls every tag of the repository. */
+  async pull(fromImage: string, tag: string | undefined, creds: Credentials, progress: Progress, signal?: AbortSignal): Promise<void> {
+    let ref = parseReference(fromImage);
+    if (tag) {
+      if (/^[a-z0-9]+:[a-f0-9]{32,}$/.test(tag)) ref = { ...ref, tag: undefined, digest: tag };
+      else ref = { ...ref, tag, digest: undefined };
+    }
+    const client = this.client(ref.domain, creds);
+    if (!ref.tag && !ref.digest) {
+      const tags = await client.tags(ref.path, familiarRepo(ref));
+      for (const t of tags) await this.pullOne(client, { ...ref, tag: t }, progress, signal, true);
+      progress({ status: `Status: Downloaded newer image for ${familiarRepo(ref)}` });
+      return;
+    }
+    await this.pullOne(client, ref, progress, signal, false);
+  }
+
+  private async pullOne(client: RegistryClient, ref: Reference, progress: Progress, signal: AbortSignal | undefined, allTags: boolean): Promise<void> {
+    const shown = familiarName(ref);
+    const repoPath = ref.domain === 'docker.io' ? ref.path : familiarRepo(ref).slice(ref.domain.length + 1);
+    const top = await client.getManifest(ref.path, ref.digest ?? ref.tag!, shown);
+    progress({ status: `Pulling from ${repoPath}`, id: ref.digest ?? ref.tag });
+    let m: Manifest = top;
+    if (m.mediaType === MT.dockerList || m.mediaType === MT.ociIndex) {
+      const digest = selectPlatform(JSON.parse(m.bytes.toString('utf8')));
+      if (!digest) throw new RegistryError(`no matching manifest for linux/amd64 in the manifest list entries`, 404);
+      m = await client.getManifest(ref.path, digest, shown);
+    }
+    if (m.mediaType === MT.dockerSchema1 || m.mediaType === MT.dockerSchema1Signed)
+      throw invalidParameter(`${shown}: schema 1 image manifests are not supported by berth; push the image with a current client (schema 2 or OCI)`);
+    const man = JSON.parse(m.bytes.toString('utf8')) as { config: LayerDesc; layers: LayerDesc[] };
+    const configBytes = await client.blobBytes(ref.path, man.config.digest);
+    if (sha256Digest(configBytes) !== man.config.digest) throw new RegistryError(`config ${man.config.digest} does not match its digest`, 500);
+    const config = JSON.parse(configBytes.toString('utf8')) as OCIImageConfig;
+    const diffIds = config.rootfs?.diff_ids ?? [];
+    if (diffIds.length !== man.layers.length) throw new RegistryError(`image config has ${diffIds.length} layers, the manifest ${man.layers.length}`, 500);
+    const id = sha256Digest(configBytes);
+    const name = fullName(ref);
+    const digestName = `${repoName(ref)}@${top.digest}`;
+    let existing: ResolvedImage | undefined;
+    try {
+      existing = await this.d.images.resolve(name);
+    } catch {
+      existing = undefined;
+    }
+    const upToDate = existing?.id === id;
+    const chain = chainIds(diffIds);
+    await withLease(this.d.ctr, 'berth-pull', async (lease) => {
+      const present = await Promise.all(chain.map((c) => this.d.images.hasSnapshot(c)));
+      const todo: number[] = [];
+      man.layers.forEach((l, i) => {
+        if (present[i]) progress({ status: 'Already exists', progressDetail: {}, id: shortId(l.digest) });
+        else {
+          progress({ status: 'Pulling fs layer', progressDetail: {}, id: shortId(l.digest) });
+          todo.push(i);
+        }
+      });
+      await pool(todo, PARALLEL_DOWNLOADS, async (i) => {
+        const l = man.layers[i];
+        const sid = shortId(l.digest);
+        if (!(await this.d.images.hasBlob(l.digest))) {
+          const show = throttle(l.size);
+          await writeBlob(
+            this.d.ctr,
+            async (offset) => {
+              const src = await client.blob(ref.path, l.digest, offset);
+              let current = offset;
+              src.on('data', (c: Buffer) => {
+                current += c.length;
+                if (show(current)) progress({ status: 'Downloading', progressDetail: { current, total: l.size }, progress: progressBar(current, l.size), id: sid });
+              });
+              if (signal) signal.addEventListener('abort', () => src.destroy(new Error('pull cancelled')), { once: true });
+              return src;
+            },
+            { ref: `berth-pull-${l.digest}`, expected: l.digest, total: l.size, lease },
+          );
+          progress({ status: 'Verifying Checksum', progressDetail: {}, id: sid });
+        }
+        progress({ status: 'Download complete', progressDetail: {}, id: sid });
+      });
+      await this.d.images.storeImage(lease, {
+        configBytes,
+        diffIds,
+        layers: man.layers,
+        names: [name, digestName],
+        manifest: { bytes: m.bytes, mediaType: m.mediaType },
+        onLayer: (i, phase) => {
+          if (present[i]) return;
+          const l = man.layers[i];
+          if (phase === 'extract') progress({ status: 'Extracting', progressDetail: { current: l.size, total: l.size }, progress: progressBar(l.size, l.size), id: shortId(l.digest) });
+          else progress({ status: 'Pull complete', progressDetail: {}, id: shortId(l.digest) });
+        },
+      });
+    });
+    progress({ status: `Digest: ${top.digest}` });
+    if (!allTags) progress({ status: upToDate ? `Status: Image is up to date for ${shown}` : `Status: Downloaded newer image for ${shown}` });
+    this.d.events.publish('image', 'pull', shown, { name: shown });
+  }
+
+  /** POST /images/(name)/push?tag=: every tag of the repository when none is given. */
+  async push(name: string, tag: string | undefined, creds: Credentials, progress: Progress, signal?: AbortSignal): Promise<void> {
+    const ref = parseReference(name);
+    if (ref.digest) throw invalidParameter('cannot push a digest reference');
+    const repo = ref.tag ? { ...ref, tag: undefined } : ref;
+    const wanted = tag || ref.tag;
+    const all = await this.d.images.list();
+    const tagged = all.flatMap((img) => img.names.filter((n) => n.startsWith(`${repoName(repo)}:`)).map((n) => ({ img, tag: n.slice(repoName(repo).length + 1) })));
+    const targets = wanted ? tagged.filter((t) => t.tag === wanted) : tagged;
+    progress({ status: `The push refers to repository [${familiarRepo(repo)}]` });
+    if (targets.length === 0) throw new RegistryError(`An image does not exist locally with the tag: ${familiarRepo(repo)}`, 404);
+    const client = this.client(repo.domain, creds);
+    for (const t of targets) {
+      const man = await this.d.images.manifestOf(t.img);
+      const diffIds = t.img.diffIds;
+      // Top layer first, as the engine lists them.
+      const order = man.layers.map((l, i) => ({ l, diffId: diffIds[i] ?? l.digest })).reverse();
+      for (const { diffId } of order) progress({ status: 'Preparing', progressDetail: {}, id: shortId(diffId) });
+      await pool(order, PARALLEL_DOWNLOADS, async ({ l, diffId }) => {
+        const sid = shortId(diffId);
+        if (await client.blobExists(repo.path, l.digest)) {
+          progress({ status: 'Layer already exists', progressDetail: {}, id: sid });
+          return;
+        }
+        const show = throttle(l.size);
+        await client.uploadBlob(
+          repo.path,
+          l.digest,
+          l.size,
+          () => {
+            let current = 0;
+            const src = readBlobStream(this.d.ctr, l.digest);
+            src.on('data', (c: Buffer) => {
+              current += c.length;
+              if (show(current)) progress({ status: 'Pushing', progressDetail: { current, total: l.size }, progress: progressBar(current, l.size), id: sid });
+            });
+            return src;
+          },
+          signal,
+        );
+        progress({ status: 'Pushed', progressDetail: {}, id: sid });
+      });
+      if (!(await client.blobExists(repo.path, man.configDigest))) {
+        const cfg = await this.d.images.configBytes(man.configDigest);
+        await client.uploadBlob(repo.path, man.configDigest, cfg.length, () => Readable.from([cfg]), signal);
+      }
+      const digest = (await client.putManifest(repo.path, t.tag, { bytes: man.bytes, mediaType: man.mediaType })) || sha256Digest(man.bytes);
+      progress({ status: `${t.tag}: digest: ${digest} size: ${man.bytes.length}` });
+      progress({ progressDetail: {}, aux: { Tag: t.tag, Digest: digest, Size: man.bytes.length } });
+      this.d.events.publish('image', 'push', `${familiarRepo(repo)}:${t.tag}`, { name: `${familiarRepo(repo)}:${t.tag}` });
+    }
+  }
+}

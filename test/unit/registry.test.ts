@@ -1,0 +1,71 @@
+import { decodeAuthHeader, isInsecureHost, parseChallenge } from '../../src/registry/client';
+import { selectPlatform } from '../../src/services/registry';
+import { applyChanges, splitWords } from '../../src/translate/request/changes';
+
+describe('registry client pieces', () => {
+  test('WWW-Authenticate challenges', () => {
+    expect(parseChallenge('Bearer realm="https://auth.example/token",service="registry.example",scope="repository:a/b:pull,push"')).toEqual({
+      scheme: 'bearer',
+      params: { realm: 'https://auth.example/token', service: 'registry.example', scope: 'repository:a/b:pull,push' },
+    });
+    expect(parseChallenge('Basic realm="berth-test"')).toEqual({ scheme: 'basic', params: { realm: 'berth-test' } });
+    expect(parseChallenge(null)).toBeUndefined();
+  });
+  test('X-Registry-Auth in both forms of the spec, base64 and base64url; junk is anonymous', () => {
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    expect(decodeAuthHeader(enc({ username: 'u', password: 'p', email: 'e' }))).toMatchObject({ username: 'u', password: 'p' });
+    expect(decodeAuthHeader(Buffer.from('{"registrytoken":"tok"}').toString('base64'))).toMatchObject({ registrytoken: 'tok' });
+    expect(decodeAuthHeader('%%%')).toEqual({});
+    expect(decodeAuthHeader(undefined)).toEqual({});
+  });
+  test('plain HTTP only for loopback and configured insecure registries', () => {
+    expect(isInsecureHost('127.0.0.1:5000')).toBe(true);
+    expect(isInsecureHost('localhost:5000')).toBe(true);
+    expect(isInsecureHost('[::1]:5000')).toBe(true);
+    expect(isInsecureHost('registry.example:5000')).toBe(false);
+    expect(isInsecureHost('registry.example:5000', ['registry.example:5000'])).toBe(true);
+  });
+  test('manifest list selection: linux/amd64', () => {
+    const idx = {
+      manifests: [
+        { digest: 'sha256:arm', platform: { os: 'linux', architecture: 'arm64' } },
+        { digest: 'sha256:amd', platform: { os: 'linux', architecture: 'amd64' } },
+        { digest: 'sha256:win', platform: { os: 'windows', architecture: 'amd64' } },
+      ],
+    };
+    expect(selectPlatform(idx)).toBe('sha256:amd');
+    expect(selectPlatform({ manifests: [idx.manifests[0]] })).toBeUndefined();
+  });
+});
+
+describe('commit/import changes', () => {
+  test('each instruction like the engine', () => {
+    const c = applyChanges({ Env: ['PATH=/bin'], Cmd: ['sh'] }, [
+      'CMD ["echo", "hi"]',
+      'ENV A=1 B="two words"',
+      'ENV PATH /usr/bin',
+      'EXPOSE 80 53/udp',
+      'LABEL a=b',
+      'USER nobody',
+      'VOLUME ["/data"]',
+      'WORKDIR /srv',
+      'WORKDIR app',
+      'ONBUILD RUN true',
+    ]);
+    expect(c).toEqual({
+      Cmd: ['echo', 'hi'],
+      Env: ['PATH=/usr/bin', 'A=1', 'B=two words'],
+      ExposedPorts: { '80/tcp': {}, '53/udp': {} },
+      Labels: { a: 'b' },
+      User: 'nobody',
+      Volumes: { '/data': {} },
+      WorkingDir: '/srv/app',
+      OnBuild: ['RUN true'],
+    });
+    expect(applyChanges({}, ['CMD echo hi']).Cmd).toEqual(['/bin/sh', '-c', 'echo hi']);
+    expect(applyChanges({ Cmd: ['x'] }, ['ENTRYPOINT ["/e"]'])).toEqual({ Entrypoint: ['/e'], Cmd: null });
+    expect(() => applyChanges({}, ['RUN rm -rf /'])).toThrow('RUN is not a valid change command');
+    expect(() => applyChanges({}, ['EXPOSE http'])).toThrow('Invalid containerPort: http');
+    expect(splitWords(`a="b c" d='e f' g\\ h`)).toEqual(['a=b c', "d=e f", 'g h']);
+  });
+});
