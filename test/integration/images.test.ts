@@ -136,3 +136,38 @@ describe('image load, list, inspect, remove against real containerd', () => {
     expect(await loadBusybox(b, 'helper:x')).toMatch(/^sha256:/);
   });
 });
+
+test('Content.Write continues an ingest a crash cut short from the offset containerd holds (resumable pull source)', async () => {
+  const crypto = await import('node:crypto');
+  const { Readable } = await import('node:stream');
+  const { writeBlob } = await import('../../src/containerd/content');
+  const ctr = b.daemon.ctr;
+  const data = crypto.randomBytes(3 << 20);
+  const digest = 'sha256:' + crypto.createHash('sha256').update(data).digest('hex');
+  const ref = `berth-test-resume-${digest}`;
+  // A first attempt writes 1 MiB and dies without Abort (as a killed berth would).
+  await new Promise<void>((resolve, reject) => {
+    const call = ctr.raw.content.Write(ctr.metadata(), ctr.callOptions());
+    let replies = 0;
+    call.on('data', () => {
+      replies++;
+      if (replies === 1) call.write({ action: 'WRITE', ref, offset: '0', data: data.subarray(0, 1 << 20) });
+      else {
+        call.cancel();
+        resolve();
+      }
+    });
+    call.on('error', () => undefined);
+    call.write({ action: 'STAT', ref, total: String(data.length), expected: digest });
+    setTimeout(() => reject(new Error('no reply')), 5000);
+  });
+  const asked: number[] = [];
+  await writeBlob(ctr, async (offset) => {
+    asked.push(offset);
+    return Readable.from([data.subarray(offset)]);
+  }, { ref, expected: digest, total: data.length });
+  expect(asked).toEqual([1 << 20]);
+  const info = await ctr.content.Info({ digest });
+  expect(Number(info.info?.size)).toBe(data.length);
+  await ctr.content.Delete({ digest });
+});
