@@ -15,6 +15,9 @@ import { ImageService } from './services/images';
 import { imageRoutes } from './handlers/images';
 import { RegistryService } from './services/registry';
 import { registryRoutes } from './handlers/registry';
+import { SaveService } from './services/save';
+import { CommitService } from './services/commit';
+import { imageIoRoutes } from './handlers/image-io';
 import { ContainerStore } from './store/containers';
 import { ContainerService } from './services/containers';
 import { containerRoutes } from './handlers/containers';
@@ -85,7 +88,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(images, new RegistryService({ ctr, images, events })), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(images, new RegistryService({ ctr, images, events })), ...imageIoRoutes(new SaveService(ctr, images, events), new CommitService(ctr, images, containers, events)), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

@@ -390,10 +390,9 @@ export class ImageService {
 
   private async unpackLayer(desc: { mediaType: string; digest: string; size: number }, diffId: string, chainId: string, parent: string, lease: string): Promise<number> {
     try {
-      const st = await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId }, { lease });
-      void st;
-      const info = await this.ctr.content.Info({ digest: desc.digest });
-      return Number(info.info?.labels?.['berth.uncompressed-size'] ?? desc.size);
+      await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId }, { lease });
+      const info = await this.ctr.content.Info({ digest: desc.digest }).catch(() => undefined);
+      return Number(info?.info?.labels?.['berth.uncompressed-size'] ?? desc.size);
     } catch (err) {
       if (!isGrpcNotFound(err)) throw err;
     }

@@ -117,7 +117,8 @@ export class RegistryService {
     const upToDate = existing?.id === id;
     const chain = chainIds(diffIds);
     await withLease(this.d.ctr, 'berth-pull', async (lease) => {
-      const present = await Promise.all(chain.map((c) => this.d.images.hasSnapshot(c)));
+      // "Already exists": unpacked and its blob kept (push and save need the blob).
+      const present = await Promise.all(chain.map(async (c, i) => (await this.d.images.hasSnapshot(c)) && (await this.d.images.hasBlob(man.layers[i].digest))));
       const todo: number[] = [];
       man.layers.forEach((l, i) => {
         if (present[i]) progress({ status: 'Already exists', progressDetail: {}, id: shortId(l.digest) });
