@@ -93,7 +93,7 @@ describe('user-defined networks', () => {
     expect(busy.json().message).toContain('has active endpoints');
 
     expect((await run(['network', 'disconnect', 'appnet', 'probe'])).code).toBe(0);
-    const after = await run(['exec', 'probe', 'sh', '-c', 'grep -c eth /proc/net/dev; grep -c db /etc/hosts || true']);
+    const after = await run(['exec', 'probe', 'sh', '-c', 'grep -c eth /proc/net/dev; grep -cw db /etc/hosts || true']);
     expect(after.stdout.trim().split('\n')).toEqual(['1', '0']);
     const notOn = await b.request('POST', '/v1.24/networks/appnet/disconnect', { body: { Container: 'probe' } });
     expect(notOn.status).toBe(500);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { TestBerth } from '../helpers/berth';
+import { startTestBerth, TestBerth } from '../helpers/berth';
 import { freePort, startRegistry, TestRegistry } from '../helpers/registry';
 import { berthWithBusybox } from '../helpers/suite';
 
@@ -43,29 +43,34 @@ describe('registries', () => {
     const again = lines((await b.request('POST', `/v1.24/images/${ref}/push?tag=v1`, { headers: { 'X-Registry-Auth': 'e30=' } })).body);
     expect(again.map((m) => m.status)).toContain('Layer already exists');
 
-    expect((await run(['rmi', `${ref}:v1`])).code).toBe(0);
+    // A second berth (its own namespace) pulls: every layer is really downloaded there.
     const before = (await b.request('GET', '/v1.24/images/busybox/json')).json();
-    // a fresh image id for the pull: remove busybox too, so layers are downloaded, not found
-    expect((await run(['rmi', 'busybox'])).code).toBe(0);
-    const pull = await b.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`);
-    expect(pull.status).toBe(200);
-    const pulled = lines(pull.body);
-    expect(pulled[0]).toEqual({ status: 'Pulling from team/bb', id: 'v1' });
-    const statuses = pulled.map((m) => m.status);
-    for (const s of ['Pulling fs layer', 'Downloading', 'Verifying Checksum', 'Download complete', 'Extracting', 'Pull complete']) expect(statuses).toContain(s);
-    expect(statuses.slice(-2)).toEqual([`Digest: ${aux.aux.Digest}`, `Status: Downloaded newer image for ${ref}:v1`]);
-    const img = (await b.request('GET', `/v1.24/images/${ref}:v1/json`)).json();
-    expect(img.Id).toBe(before.Id);
-    expect(img.RepoDigests).toEqual([`${ref}@${aux.aux.Digest}`]);
-    const up = lines((await b.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`)).body);
-    expect(up[up.length - 1]).toEqual({ status: `Status: Image is up to date for ${ref}:v1` });
+    const b2 = await startTestBerth();
+    try {
+      const pull = await b2.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`);
+      expect(pull.status).toBe(200);
+      const pulled = lines(pull.body);
+      expect(pulled[0]).toEqual({ status: 'Pulling from team/bb', id: 'v1' });
+      const statuses = pulled.map((m) => m.status);
+      for (const s of ['Pulling fs layer', 'Downloading', 'Verifying Checksum', 'Download complete', 'Extracting', 'Pull complete']) expect(statuses).toContain(s);
+      expect(statuses.slice(-2)).toEqual([`Digest: ${aux.aux.Digest}`, `Status: Downloaded newer image for ${ref}:v1`]);
+      const img = (await b2.request('GET', `/v1.24/images/${ref}:v1/json`)).json();
+      expect(img.Id).toBe(before.Id);
+      expect(img.RepoDigests).toEqual([`${ref}@${aux.aux.Digest}`]);
+      const up = lines((await b2.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`)).body);
+      expect(up[up.length - 1]).toEqual({ status: `Status: Image is up to date for ${ref}:v1` });
+    } finally {
+      await b2.close();
+    }
+    expect((await run(['rmi', `${ref}:v1`])).code).toBe(0);
+    const again2 = lines((await b.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`)).body);
+    expect(again2[again2.length - 1]).toEqual({ status: `Status: Downloaded newer image for ${ref}:v1` });
 
     // the CLI: pull by digest, run the pulled image
     const byDigest = await run(['pull', `${ref}@${aux.aux.Digest}`]);
     expect(byDigest.code).toBe(0);
     const r = await run(['run', '--rm', `${ref}:v1`, 'echo', 'pulled-and-ran']);
     expect(r.stdout).toBe('pulled-and-ran\n');
-    expect((await run(['tag', `${ref}:v1`, 'busybox:latest'])).code).toBe(0);
 
     // all tags when the tag is empty
     expect((await run(['tag', 'busybox', `${ref}:v2`])).code).toBe(0);
