@@ -266,13 +266,14 @@ export class ImageService {
    */
   async storeImage(
     lease: string,
-    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void },
+    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void; ready?: (i: number) => Promise<void> },
   ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
     const configDigest = sha256Digest(o.configBytes);
     const chain = chainIds(o.diffIds);
     let size = 0;
     // Unpack into snapshots, layer by layer, skipping chains that exist.
     for (let i = 0; i < o.layers.length; i++) {
+      await o.ready?.(i); // a pull unpacks each layer as soon as it (and those below) are downloaded
       o.onLayer?.(i, 'extract');
       size += await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
       o.onLayer?.(i, 'done');

@@ -127,7 +127,7 @@ export class RegistryService {
           todo.push(i);
         }
       });
-      await pool(todo, PARALLEL_DOWNLOADS, async (i) => {
+      const fetchLayer = async (i: number) => {
         const l = man.layers[i];
         const sid = shortId(l.digest);
         if (!(await this.d.images.hasBlob(l.digest))) {
@@ -149,8 +149,26 @@ export class RegistryService {
           progress({ status: 'Verifying Checksum', progressDetail: {}, id: sid });
         }
         progress({ status: 'Download complete', progressDetail: {}, id: sid });
+      };
+      const downloaded = man.layers.map(() => {
+        let resolve!: () => void;
+        let reject!: (e: unknown) => void;
+        const p = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+        p.catch(() => undefined);
+        return { p, resolve, reject };
       });
-      await this.d.images.storeImage(lease, {
+      present.forEach((x, i) => x && downloaded[i].resolve());
+      const downloads = pool(todo, PARALLEL_DOWNLOADS, async (i) => {
+        try {
+          await fetchLayer(i);
+          downloaded[i].resolve();
+        } catch (err) {
+          downloaded[i].reject(err);
+          throw err;
+        }
+      });
+      const stored = this.d.images.storeImage(lease, {
+        ready: (i) => downloaded[i].p,
         configBytes,
         diffIds,
         layers: man.layers,
@@ -163,6 +181,8 @@ export class RegistryService {
           else progress({ status: 'Pull complete', progressDetail: {}, id: shortId(l.digest) });
         },
       });
+      // Unpacking runs as layers arrive; a failed download fails both.
+      await Promise.all([downloads, stored]);
     });
     progress({ status: `Digest: ${top.digest}` });
     if (!allTags) progress({ status: upToDate ? `Status: Image is up to date for ${shown}` : `Status: Downloaded newer image for ${shown}` });
