@@ -23,6 +23,8 @@ import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
+import { FilesystemService } from './services/filesystem';
+import { filesystemRoutes } from './handlers/filesystem';
 import { BridgeNetwork } from './network/bridge';
 import { BERTH_VERSION } from './version';
 
@@ -70,6 +72,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await containers.reconcile();
   await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
+  const filesystem = new FilesystemService({ ctr, find: (ref) => containers.find(ref), events, logger, execRoot: config.execRoot });
+  await filesystem.init();
   const system = new SystemService({
     ctr,
     config,
@@ -78,7 +82,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...statsRoutes(ctr, containers), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

@@ -1,0 +1,283 @@
+// A container's filesystem as the engine exposes it: changes against its image (plus the init layer), export,
+// path stat, archive out, extract in, and the old copy. Reads go through a read-only overlay of the container's
+// snapshot (its upper dir as the top lower layer) mounted for the operation, so running and stopped containers
+// are read the same way and nothing is written. Writes go through the running container's own rootfs mount
+// (bound for the operation) or, for a stopped container, through the snapshot mounted read-write.
+// Volumes, binds and the /etc/hosts, /etc/hostname, /etc/resolv.conf files are part of the view, as the engine
+// mounts them for these operations; every path and symlink is resolved inside the container (fs/resolve.ts).
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Containerd } from '../containerd/client';
+import { conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
+import type { EventPublisher } from '../events/types';
+import type { Logger } from '../log';
+import type { ContainerRecord } from '../store/containers';
+import { naiveChanges } from '../fs/changes';
+import { extractTar } from '../fs/extract';
+import { bindMount, findOverlayByUpper, mountReadOnly, mountSnapshot, unmount, unmountAllUnder } from '../fs/mounts';
+import { packTree } from '../fs/pack';
+import { baseName, containerAbs, FsProbe, mountOf, preserveTrailing, resolveForArchive, resolveInScope, Scope, ScopeMount } from '../fs/resolve';
+import { Change, ContainerPathStat, toPathStat } from '../translate/response/archive';
+import { SNAPSHOTTER } from './images';
+import { layerDirs, MountLike } from './rootfs';
+
+export interface FilesystemServiceDeps {
+  ctr: Containerd;
+  find: (ref: string) => ContainerRecord;
+  events: EventPublisher;
+  logger: Logger;
+  execRoot: string;
+}
+
+interface View {
+  root: string;
+  release: () => Promise<void>;
+}
+
+export const hostProbe: FsProbe = {
+  lstat(p) {
+    try {
+      const st = fs.lstatSync(p);
+      return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'other';
+    } catch {
+      return undefined;
+    }
+  },
+  readlink: (p) => fs.readlinkSync(p),
+};
+
+function lstatCode(p: string): { st?: fs.BigIntStats; code?: string } {
+  try {
+    return { st: fs.lstatSync(p, { bigint: true }) };
+  } catch (err) {
+    return { code: (err as NodeJS.ErrnoException).code };
+  }
+}
+
+export class FilesystemService {
+  private readonly mountDir: string;
+  /** Writes to one container are serialised (a stopped container's snapshot is mounted read-write once). */
+  private readonly writeLocks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly d: FilesystemServiceDeps) {
+    this.mountDir = path.join(d.execRoot, 'fs');
+  }
+
+  /** Unmounts what a berth that died mid-operation left behind. */
+  async init(): Promise<void> {
+    fs.mkdirSync(this.mountDir, { recursive: true, mode: 0o700 });
+    await unmountAllUnder(this.mountDir);
+    for (const e of fs.readdirSync(this.mountDir)) fs.rmSync(path.join(this.mountDir, e), { recursive: true, force: true });
+  }
+
+  private publish(rec: ContainerRecord, action: string): void {
+    this.d.events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+  }
+
+  private async snapshotMount(rec: ContainerRecord): Promise<MountLike> {
+    const { mounts } = await this.d.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+    if (!mounts[0]) throw systemError(`no root filesystem for container ${rec.Id}`);
+    return mounts[0] as MountLike;
+  }
+
+  private async withTarget<T>(rec: ContainerRecord, mount: (target: string) => Promise<void>): Promise<View> {
+    const target = path.join(this.mountDir, `${rec.Id.slice(0, 12)}-${crypto.randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+    try {
+      await mount(target);
+    } catch (err) {
+      fs.rmSync(target, { recursive: true, force: true });
+      throw systemError(`cannot mount the filesystem of container ${rec.Id}: ${(err as Error).message.trim()}`, err);
+    }
+    let released = false;
+    return {
+      root: target,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await unmount(target);
+        fs.rmSync(target, { recursive: true, force: true });
+      },
+    };
+  }
+
+  /** The container's filesystem, read-only. */
+  private async readView(rec: ContainerRecord): Promise<View> {
+    const m = await this.snapshotMount(rec);
+    return this.withTarget(rec, (t) => mountReadOnly(t, m));
+  }
+
+  /** The container's parent (image + init layer), read-only. */
+  private async parentView(rec: ContainerRecord): Promise<View> {
+    const m = await this.snapshotMount(rec);
+    const { lower } = layerDirs([m]);
+    return this.withTarget(rec, (t) => mountReadOnly(t, { type: 'overlay', source: 'overlay', options: [`lowerdir=${lower.join(':')}`] }));
+  }
+
+  /** The container's filesystem, writable. */
+  private async writeView(rec: ContainerRecord): Promise<View> {
+    const m = await this.snapshotMount(rec);
+    if (rec.State.Running) {
+      const { upper } = layerDirs([m]);
+      const live = upper ? findOverlayByUpper(upper) : undefined;
+      if (!live) throw systemError(`cannot find the root filesystem mount of running container ${rec.Id}`);
+      return this.withTarget(rec, (t) => bindMount(live, t));
+    }
+    return this.withTarget(rec, (t) => mountSnapshot(t, m));
+  }
+
+  private async serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.writeLocks.get(id) ?? Promise.resolve();
+    const run = prev.catch(() => undefined).then(fn);
+    const tail = run.catch(() => undefined);
+    this.writeLocks.set(id, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.writeLocks.get(id) === tail) this.writeLocks.delete(id);
+    }
+  }
+
+  /** Volumes, binds and the network files, as the engine mounts them for archive operations. */
+  private scopeOf(rec: ContainerRecord, root: string): Scope {
+    const mounts: ScopeMount[] = (rec.MountPoints ?? []).map((m) => ({ destination: containerAbs(m.Destination), source: m.Source, rw: m.RW }));
+    const netFiles: [string, string][] = [
+      ['/etc/resolv.conf', rec.ResolvConfPath],
+      ['/etc/hostname', rec.HostnamePath],
+      ['/etc/hosts', rec.HostsPath],
+    ];
+    for (const [dest, src] of netFiles) {
+      if (!src || mounts.some((m) => m.destination === dest) || !fs.existsSync(src)) continue;
+      mounts.push({ destination: dest, source: src, rw: !rec.HostConfig.ReadonlyRootfs });
+    }
+    return { root, mounts, probe: hostProbe };
+  }
+
+  private streamWithRelease(stream: Readable, view: View): Readable {
+    stream.once('close', () => void view.release().catch((err) => this.d.logger.warn('cannot unmount container filesystem', { err: String(err) })));
+    return stream;
+  }
+
+  // ---- changes, export --------------------------------------------------------------------------------------
+
+  async containerChanges(ref: string): Promise<Change[]> {
+    const rec = this.d.find(ref);
+    const cur = await this.readView(rec);
+    try {
+      const parent = await this.parentView(rec);
+      try {
+        return naiveChanges(cur.root, parent.root);
+      } finally {
+        await parent.release();
+      }
+    } finally {
+      await cur.release();
+    }
+  }
+
+  async containerExport(ref: string): Promise<Readable> {
+    const rec = this.d.find(ref);
+    if (rec.State.Dead) throw conflict(`You cannot export container ${rec.Id} which is Dead`);
+    if (rec.State.Status === 'removing') throw conflict(`You cannot export container ${rec.Id} which is being removed`);
+    const view = await this.readView(rec);
+    const stream = packTree({ root: view.root, mounts: [], probe: hostProbe }, { containerPath: '/', rebase: null });
+    this.publish(rec, 'export');
+    return this.streamWithRelease(stream, view);
+  }
+
+  // ---- archive ------------------------------------------------------------------------------------------------
+
+  /** The engine's StatPath: the last element is not followed; a symlink reports where it leads in the container. */
+  private statIn(scope: Scope, ref: string, userPath: string): { stat: ContainerPathStat; containerPath: string; rebase: string } {
+    const { absPath, resolved, trailing } = resolveForArchive(scope, userPath);
+    const { st, code } = lstatCode(resolved.hostPath);
+    if (!st) {
+      if (code === 'ENOTDIR' && trailing) throw invalidParameter(`lstat ${absPath}: not a directory`);
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw notFound(`Could not find the file ${userPath} in container ${ref}`);
+      throw systemError(`lstat ${absPath}: ${code}`);
+    }
+    if (trailing && (st.mode & 0o170000n) !== 0o040000n) throw invalidParameter(`lstat ${absPath}: not a directory`);
+    let linkTarget = '';
+    if ((st.mode & 0o170000n) === 0o120000n) linkTarget = resolveInScope(scope, resolved.containerPath).containerPath;
+    const name = baseName(absPath);
+    const stat = toPathStat({ name, size: Number(st.size), mode: Number(st.mode), mtimeNs: st.mtimeNs, linkTarget });
+    return { stat, containerPath: resolved.containerPath, rebase: name === '/' ? '' : name };
+  }
+
+  async containerStatPath(ref: string, userPath: string): Promise<ContainerPathStat> {
+    const rec = this.d.find(ref);
+    const view = await this.readView(rec);
+    try {
+      return this.statIn(this.scopeOf(rec, view.root), ref, userPath).stat;
+    } finally {
+      await view.release();
+    }
+  }
+
+  async containerArchivePath(ref: string, userPath: string): Promise<{ stat: ContainerPathStat; stream: Readable }> {
+    const rec = this.d.find(ref);
+    const view = await this.readView(rec);
+    try {
+      const scope = this.scopeOf(rec, view.root);
+      const { stat, containerPath, rebase } = this.statIn(scope, ref, userPath);
+      const stream = packTree(scope, { containerPath, rebase });
+      this.publish(rec, 'archive-path');
+      return { stat, stream: this.streamWithRelease(stream, view) };
+    } catch (err) {
+      await view.release();
+      throw err;
+    }
+  }
+
+  async containerExtractToDir(ref: string, userPath: string, noOverwriteDirNonDir: boolean, content: Readable): Promise<void> {
+    const rec = this.d.find(ref);
+    await this.serialised(rec.Id, async () => {
+      const view = await this.writeView(rec);
+      try {
+        const scope = this.scopeOf(rec, view.root);
+        // The last element is followed too: extracting "to a symlink" extracts into the directory it names.
+        const absPath = preserveTrailing(containerAbs(userPath), userPath);
+        const resolved = resolveInScope(scope, absPath);
+        const { st, code } = lstatCode(resolved.hostPath);
+        if (!st) {
+          if (code === 'ENOENT' || code === 'ENOTDIR') throw notFound(`Could not find the file ${userPath} in container ${ref}`);
+          throw systemError(`lstat ${absPath}: ${code}`);
+        }
+        if ((st.mode & 0o170000n) !== 0o040000n) throw invalidParameter('extraction point is not a directory');
+        const m = mountOf(scope.mounts, resolved.containerPath);
+        if (m && !m.rw) throw forbidden('mounted volume is marked read-only');
+        if (!m && rec.HostConfig.ReadonlyRootfs) throw forbidden('container rootfs is marked read-only');
+        await extractTar(scope, resolved.containerPath, content, { noOverwriteDirNonDir, readonlyRootfs: !!rec.HostConfig.ReadonlyRootfs });
+      } finally {
+        await view.release();
+      }
+    });
+    this.publish(rec, 'extract-to-dir');
+  }
+
+  // ---- copy (before 1.24) -------------------------------------------------------------------------------------
+
+  /** The old copy: the resource is followed to the end and archived under its own (resolved) name. */
+  async containerCopy(ref: string, resource: string): Promise<Readable> {
+    const rec = this.d.find(ref);
+    const view = await this.readView(rec);
+    try {
+      const scope = this.scopeOf(rec, view.root);
+      const resolved = resolveInScope(scope, resource);
+      const { st, code } = lstatCode(resolved.hostPath);
+      if (!st) {
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw notFound(`Could not find the file ${resource} in container ${ref}`);
+        throw systemError(`stat ${resource}: ${code}`);
+      }
+      const base = baseName(resolved.containerPath);
+      const stream = packTree(scope, { containerPath: resolved.containerPath, rebase: base === '/' ? '' : base });
+      this.publish(rec, 'copy');
+      return this.streamWithRelease(stream, view);
+    } catch (err) {
+      await view.release();
+      throw err;
+    }
+  }
+}
