@@ -193,4 +193,194 @@ describe('container filesystem against real containerd', () => {
     await run(['rm', '-f', 'ar']);
     await b.request('DELETE', '/v1.24/volumes/arvol');
   });
+
+  test('PUT archive: running and stopped containers, noOverwriteDirNonDir, read-only rootfs and volumes, errors, event', async () => {
+    await run(['run', '-d', '--name', 'pu', '--network', 'none', 'busybox', 'sleep', '1000']);
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const body = await makeTar([{ name: 'dir/', type: 'directory' }, { name: 'dir/f', type: 'file', data: 'one\n', mode: 0o600 }, { name: 'top', type: 'file', data: 'top\n' }]);
+    const put = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp', { body, headers: { 'Content-Type': 'application/x-tar' } });
+    expect(put.status).toBe(200);
+    expect(put.text).toBe('');
+    expect((await run(['exec', 'pu', 'cat', '/tmp/dir/f', '/tmp/top'])).stdout).toBe('one\ntop\n');
+    expect((await run(['exec', 'pu', 'stat', '-c', '%a %Y', '/tmp/dir/f'])).stdout).toBe(`600 ${Date.parse('2024-01-02T03:04:05Z') / 1000}\n`);
+    const ev = await b.request('GET', `/v1.24/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent('{"event":["extract-to-dir"]}')}`);
+    expect(ev.text.trim().split('\n').map((l) => JSON.parse(l).Action)).toEqual(['extract-to-dir']);
+
+    // noOverwriteDirNonDir: a file over the directory, and a directory over the file, are refused (400).
+    const fileOverDir = await makeTar([{ name: 'dir', type: 'file', data: 'x' }]);
+    const refused = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp&noOverwriteDirNonDir=1', { body: fileOverDir });
+    expect(refused.status).toBe(400);
+    expect(refused.json().message).toBe('Error processing tar file(exit status 1): cannot overwrite directory "/tmp/dir" with non-directory "/tmp"');
+    const dirOverFile = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp&noOverwriteDirNonDir=true', { body: await makeTar([{ name: 'top', type: 'directory' }]) });
+    expect(dirOverFile.status).toBe(400);
+    // Without it the directory is replaced.
+    expect((await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp', { body: fileOverDir })).status).toBe(200);
+    expect((await run(['exec', 'pu', 'cat', '/tmp/dir'])).stdout).toBe('x');
+
+    const notDir = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp/top', { body });
+    expect(notDir.status).toBe(400);
+    expect(notDir.json()).toEqual({ message: 'extraction point is not a directory' });
+    expect((await b.request('PUT', '/v1.24/containers/pu/archive?path=/nope', { body })).json()).toEqual({ message: 'Could not find the file /nope in container pu' });
+    expect((await b.request('PUT', '/v1.24/containers/pu/archive', { body })).status).toBe(400);
+    expect((await b.request('PUT', '/v1.24/containers/nope/archive?path=/', { body })).status).toBe(404);
+    expect((await b.request('PUT', '/v1.19/containers/pu/archive?path=/tmp', { body })).status).toBe(404);
+    const garbage = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp', { body: Buffer.from('not a tar at all, just some text that is long enough '.repeat(20)) });
+    expect(garbage.status).toBe(500);
+    expect(garbage.json().message).toMatch(/^Error processing tar file\(exit status 1\): /);
+
+    // A stopped container: extracted into its snapshot, seen when it runs again.
+    await run(['stop', '-t', '0', 'pu']);
+    expect((await b.request('PUT', '/v1.24/containers/pu/archive?path=/', { body })).status).toBe(200);
+    await run(['start', 'pu']);
+    expect((await run(['exec', 'pu', 'cat', '/dir/f'])).stdout).toBe('one\n');
+    await run(['rm', '-f', 'pu']);
+
+    // Read-only root filesystem: 403, except into a writable volume; a read-only bind: 403.
+    const host = path.join(b.dir, 'robind');
+    fs.mkdirSync(host);
+    await run(['run', '-d', '--name', 'ro', '--read-only', '--network', 'none', '-v', 'rovol:/data', '-v', `${host}:/robind:ro`, 'busybox', 'sleep', '1000']);
+    const roRoot = await b.request('PUT', '/v1.24/containers/ro/archive?path=/tmp', { body });
+    expect(roRoot.status).toBe(403);
+    expect(roRoot.json()).toEqual({ message: 'container rootfs is marked read-only' });
+    const roBind = await b.request('PUT', '/v1.24/containers/ro/archive?path=/robind', { body });
+    expect(roBind.status).toBe(403);
+    expect(roBind.json()).toEqual({ message: 'mounted volume is marked read-only' });
+    expect(fs.readdirSync(host)).toEqual([]);
+    expect((await b.request('PUT', '/v1.24/containers/ro/archive?path=/data', { body })).status).toBe(200);
+    expect((await run(['exec', 'ro', 'cat', '/data/top'])).stdout).toBe('top\n');
+    // An entry reaching from a writable volume into the read-only root is refused too.
+    expect((await b.request('PUT', '/v1.24/containers/ro/archive?path=/data', { body: await makeTar([{ name: '../etc/x', type: 'file', data: 'x' }]) })).status).toBe(500);
+    await run(['rm', '-f', '-v', 'ro']);
+    await b.request('DELETE', '/v1.24/volumes/rovol');
+  });
+
+  test('SECURITY: no tar entry, symlink or path reads or writes outside the container', async () => {
+    const canary = path.join(b.dir, 'canary');
+    fs.mkdirSync(canary);
+    // Links the container makes: absolute to /, relative climbing far above, a symlinked parent directory.
+    await run(['run', '-d', '--name', 'sec', '--network', 'none', 'busybox', 'sh', '-c',
+      `ln -s / /etc/x; ln -s ../../../../../../../../.. /tmp/up; ln -s ${canary} /abslink; ln -s /etc/x/tmp /tmplink; sleep 1000`]);
+    await new Promise((r) => setTimeout(r, 300));
+    const put = (p: string, body: Buffer) => b.request('PUT', `/v1.24/containers/sec/archive?path=${encodeURIComponent(p)}`, { body });
+    const file = await makeTar([{ name: 'pwned', type: 'file', data: 'pwned\n' }]);
+
+    // Extracting "to" an absolute symlink: into the container's root, not the host's.
+    expect((await put('/etc/x', file)).status).toBe(200);
+    expect(fs.existsSync('/pwned')).toBe(false);
+    expect((await run(['exec', 'sec', 'cat', '/pwned'])).stdout).toBe('pwned\n');
+    // A relative link climbing above the root stops at the root.
+    expect((await put('/tmp/up/etc', file)).status).toBe(200);
+    expect(fs.existsSync('/etc/pwned')).toBe(false);
+    expect((await run(['exec', 'sec', 'cat', '/etc/pwned'])).stdout).toBe('pwned\n');
+    // A link naming a host path names that path inside the container (it does not exist there: 404).
+    expect((await put('/abslink', file)).status).toBe(404);
+    expect(fs.readdirSync(canary)).toEqual([]);
+    // A symlinked parent directory.
+    expect((await put('/tmplink', file)).status).toBe(200);
+    expect((await run(['exec', 'sec', 'cat', '/tmp/pwned'])).stdout).toBe('pwned\n');
+
+    // Entries climbing out of the destination are refused (as the engine refuses them: 500).
+    const dotdot = await put('/tmp', await makeTar([{ name: '../../../../escape', type: 'file', data: 'x' }]));
+    expect(dotdot.status).toBe(500);
+    expect(dotdot.json().message).toBe('Error processing tar file(exit status 1): "../../../../escape" is outside of "/tmp"');
+    const relLink = await put('/tmp', await makeTar([{ name: 'rl', type: 'symlink', linkname: '../../etc' }]));
+    expect(relLink.json().message).toBe('Error processing tar file(exit status 1): invalid symlink "/tmp/rl" -> "../../etc"');
+    const hard = await put('/tmp', await makeTar([{ name: 'hl', type: 'link', linkname: '../../etc/passwd' }]));
+    expect(hard.json().message).toBe('Error processing tar file(exit status 1): invalid hardlink "/etc/passwd" -> "../../etc/passwd"');
+    // A symlink in the tar, then a file through it: stays in the container.
+    const via = await put('/tmp', await makeTar([{ name: 'al', type: 'symlink', linkname: '/' }, { name: 'al/etc/owned', type: 'file', data: 'owned\n' }, { name: 'hostlink', type: 'symlink', linkname: canary }, { name: 'hostlink/x', type: 'file', data: 'x' }]));
+    expect(via.status).toBe(200);
+    expect(fs.existsSync('/etc/owned')).toBe(false);
+    expect(fs.readdirSync(canary)).toEqual([]);
+    expect((await run(['exec', 'sec', 'cat', '/etc/owned'])).stdout).toBe('owned\n');
+    expect((await run(['exec', 'sec', 'cat', `${canary}/x`])).stdout).toBe('x');
+    // An absolute entry name is below the destination.
+    expect((await put('/tmp', await makeTar([{ name: '/abs/file', type: 'file', data: 'a' }]))).status).toBe(200);
+    expect((await run(['exec', 'sec', 'cat', '/tmp/abs/file'])).stdout).toBe('a');
+    // Nothing escaped anywhere under the test's folder either.
+    const found: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (['escape', 'pwned', 'owned'].includes(e.name)) found.push(path.join(d, e.name));
+        if (e.isDirectory() && !path.join(d, e.name).includes('/exec/fs/')) walk(path.join(d, e.name));
+      }
+    };
+    walk(path.dirname(b.dir));
+    // (the container's own files are in its snapshot and, while it runs, its rootfs mount)
+    expect(found.filter((f) => !/\/io\.containerd\.(snapshotter\.v1\.overlayfs\/snapshots|runtime\.v2\.task)\//.test(f))).toEqual([]);
+    expect(found.length).toBeGreaterThan(0);
+
+    // Reading: a symlink to / reads the container's root, a link to a host path reads nothing of the host.
+    fs.writeFileSync(path.join(canary, 'secret'), 'host secret\n');
+    expect((await listTar((await b.request('GET', '/v1.24/containers/sec/archive?path=/etc/x/etc/hostname')).body))[0].data).not.toBe(fs.readFileSync('/etc/hostname', 'utf8'));
+    expect((await b.request('GET', `/v1.24/containers/sec/archive?path=${encodeURIComponent('/abslink/secret')}`)).status).toBe(404);
+    expect((await b.request('GET', `/v1.24/containers/sec/archive?path=${encodeURIComponent('/../../../../../../../' + canary + '/secret')}`)).status).toBe(404);
+    expect((await b.request('POST', '/v1.22/containers/sec/copy', { body: { Resource: '/abslink/secret' } })).status).toBe(404);
+    await run(['rm', '-f', 'sec']);
+  });
+
+  test('copy: the old endpoint until 1.23, a bare 404 from 1.24', async () => {
+    await run(['run', '-d', '--name', 'cp', '--network', 'none', 'busybox', 'sh', '-c', 'ln -s /etc/passwd /pw; sleep 1000']);
+    await new Promise((r) => setTimeout(r, 300));
+    const r = await b.request('POST', '/v1.22/containers/cp/copy', { body: { Resource: '/etc/passwd' } });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/x-tar');
+    const e = await listTar(r.body);
+    expect(e).toEqual([expect.objectContaining({ name: 'passwd', type: 'file', data: expect.stringContaining('root:x:0:0') })]);
+    // The resource is followed to its end and named after it.
+    expect((await listTar((await b.request('POST', '/v1.18/containers/cp/copy', { body: { Resource: 'pw' } })).body)).map((x) => x.name)).toEqual(['passwd']);
+    expect((await listTar((await b.request('POST', '/v1.23/containers/cp/copy', { body: { Resource: '/etc' } })).body))[0].name).toBe('etc/');
+    const gone = await b.request('POST', '/v1.24/containers/cp/copy', { body: { Resource: '/etc/passwd' } });
+    expect(gone.status).toBe(404);
+    expect(gone.text).toBe('');
+    const missing = await b.request('POST', '/v1.22/containers/cp/copy', { body: { Resource: '/nope' } });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toBe('Could not find the file /nope in container cp\n');
+    expect((await b.request('POST', '/v1.22/containers/cp/copy', { body: {} })).text).toBe('Path cannot be empty\n');
+    expect((await b.request('POST', '/v1.22/containers/cp/copy', { headers: { 'Content-Type': 'application/json' } })).text).toBe('got EOF while reading request body\n');
+    expect((await b.request('POST', '/v1.22/containers/nope/copy', { body: { Resource: '/etc' } })).text).toBe('No such container: nope\n');
+    await run(['rm', '-f', 'cp']);
+  });
+
+  test('docker cp in both directions (file, directory, - tar stream), docker diff, docker export', async () => {
+    await run(['run', '-d', '--name', 'cli', '--network', 'none', 'busybox', 'sleep', '1000']);
+    const work = path.join(b.dir, 'cli');
+    fs.mkdirSync(path.join(work, 'tree/sub'), { recursive: true });
+    fs.writeFileSync(path.join(work, 'one.txt'), 'one\n');
+    fs.writeFileSync(path.join(work, 'tree/sub/two.txt'), 'two\n');
+    fs.symlinkSync('sub/two.txt', path.join(work, 'tree/link'));
+    let r = await run(['cp', path.join(work, 'one.txt'), 'cli:/tmp/']);
+    expect(r).toEqual(expect.objectContaining({ code: 0, stderr: '' }));
+    r = await run(['cp', path.join(work, 'one.txt'), 'cli:/tmp/renamed.txt']);
+    expect(r.code).toBe(0);
+    r = await run(['cp', path.join(work, 'tree'), 'cli:/srv']);
+    expect(r.code).toBe(0);
+    expect((await run(['exec', 'cli', 'sh', '-c', 'cat /tmp/one.txt /tmp/renamed.txt /srv/sub/two.txt /srv/link; readlink /srv/link'])).stdout).toBe('one\none\ntwo\ntwo\nsub/two.txt\n');
+    const stdinTar = await makeTar([{ name: 'from-stdin', type: 'file', data: 'stdin\n' }]);
+    r = await run(['cp', '-', 'cli:/tmp'], stdinTar);
+    expect(r.code).toBe(0);
+    expect((await run(['exec', 'cli', 'cat', '/tmp/from-stdin'])).stdout).toBe('stdin\n');
+
+    const out = path.join(work, 'out');
+    fs.mkdirSync(out);
+    expect((await run(['cp', 'cli:/srv', out])).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'srv/sub/two.txt'), 'utf8')).toBe('two\n');
+    expect(fs.readlinkSync(path.join(out, 'srv/link'))).toBe('sub/two.txt');
+    expect((await run(['cp', 'cli:/tmp/one.txt', path.join(out, 'copy.txt')])).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'copy.txt'), 'utf8')).toBe('one\n');
+    const tarOut = await b.docker(['cp', 'cli:/tmp/one.txt', '-'], { apiVersion: '1.24' });
+    expect(tarOut.code).toBe(0);
+    const missing = await run(['cp', 'cli:/nope', out]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('Could not find the file /nope in container cli');
+    const ro = await run(['cp', path.join(work, 'one.txt'), 'cli:/nope/dir/']);
+    expect(ro.code).not.toBe(0);
+
+    const diff = await run(['diff', 'cli']);
+    expect(diff.stdout.split('\n')).toEqual(expect.arrayContaining(['A /srv', 'A /srv/sub/two.txt', 'C /tmp', 'A /tmp/one.txt']));
+    const exp = await run(['export', '-o', path.join(work, 'cli.tar'), 'cli']);
+    expect(exp.code).toBe(0);
+    expect((await listTar(fs.readFileSync(path.join(work, 'cli.tar')))).map((e) => e.name)).toContain('srv/sub/two.txt');
+    await run(['rm', '-f', 'cli']);
+  });
 });
