@@ -1,7 +1,7 @@
 // Mounting a container's snapshot where berth can read or write it: a read-only overlay of the snapshot's layers
-// (its upper dir becomes the top lower layer, so nothing is written and nothing conflicts with the container's
-// own mount), a read-write overlay with the snapshot's own options (stopped containers only), or a bind of the
-// live rootfs mount of a running container. Uses mount(8) and umount(8); berth runs as root.
+// (its upper dir becomes the top lower layer, so nothing is written), a read-write overlay with the snapshot's
+// own options (stopped containers only), or a bind of the live rootfs mount of a running container (an overlay
+// over a live upper dir would be "undefined behaviour" for the kernel). Uses mount(8) and umount(8) as root.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -67,8 +67,17 @@ export async function mountSnapshot(target: string, m: MountLike): Promise<void>
   await mountOverlayOptions(target, m.options);
 }
 
-export async function bindMount(source: string, target: string): Promise<void> {
+/** A bind of `source` at `target`; read-only binds are remounted so (a bind ignores ro on the first mount). */
+export async function bindMount(source: string, target: string, readOnly: boolean): Promise<void> {
   await execFileP('mount', ['--bind', source, target]);
+  if (readOnly) {
+    try {
+      await execFileP('mount', ['-o', 'remount,bind,ro', target]);
+    } catch (err) {
+      await unmount(target);
+      throw err;
+    }
+  }
 }
 
 export async function unmount(target: string): Promise<void> {

@@ -1,10 +1,9 @@
 // A container's filesystem as the engine exposes it: changes against its image (plus the init layer), export,
-// path stat, archive out, extract in, and the old copy. Reads go through a read-only overlay of the container's
-// snapshot (its upper dir as the top lower layer) mounted for the operation, so running and stopped containers
-// are read the same way and nothing is written. Writes go through the running container's own rootfs mount
-// (bound for the operation) or, for a stopped container, through the snapshot mounted read-write.
-// Volumes, binds and the /etc/hosts, /etc/hostname, /etc/resolv.conf files are part of the view, as the engine
-// mounts them for these operations; every path and symlink is resolved inside the container (fs/resolve.ts).
+// path stat, archive out, extract in, and the old copy. A running container is reached through its own rootfs
+// mount (bound for the operation); a stopped one through its snapshot, mounted read-only to read and read-write
+// to write. Volumes, binds and the /etc/hosts, /etc/hostname, /etc/resolv.conf files are part of the view, as
+// the engine mounts them for these operations; every path and symlink is resolved inside the container
+// (fs/resolve.ts), never by the kernel from berth's root.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -103,9 +102,21 @@ export class FilesystemService {
     };
   }
 
-  /** The container's filesystem, read-only. */
+  /** Where a running container's rootfs overlay is mounted in berth's mount namespace. */
+  private liveRoot(rec: ContainerRecord, m: MountLike): string | undefined {
+    if (!rec.State.Running) return undefined;
+    const { upper } = layerDirs([m]);
+    return upper ? findOverlayByUpper(upper) : undefined;
+  }
+
+  /**
+   * The container's filesystem for reading: a running container's own rootfs mount (bound, so the container
+   * can still unmount it when it stops), else a read-only overlay of its snapshot.
+   */
   private async readView(rec: ContainerRecord): Promise<View> {
     const m = await this.snapshotMount(rec);
+    const live = this.liveRoot(rec, m);
+    if (live) return this.withTarget(rec, (t) => bindMount(live, t, true));
     return this.withTarget(rec, (t) => mountReadOnly(t, m));
   }
 
@@ -116,15 +127,12 @@ export class FilesystemService {
     return this.withTarget(rec, (t) => mountReadOnly(t, { type: 'overlay', source: 'overlay', options: [`lowerdir=${lower.join(':')}`] }));
   }
 
-  /** The container's filesystem, writable. */
+  /** The container's filesystem, writable: a running container's own rootfs mount, else its snapshot mounted. */
   private async writeView(rec: ContainerRecord): Promise<View> {
     const m = await this.snapshotMount(rec);
-    if (rec.State.Running) {
-      const { upper } = layerDirs([m]);
-      const live = upper ? findOverlayByUpper(upper) : undefined;
-      if (!live) throw systemError(`cannot find the root filesystem mount of running container ${rec.Id}`);
-      return this.withTarget(rec, (t) => bindMount(live, t));
-    }
+    const live = this.liveRoot(rec, m);
+    if (live) return this.withTarget(rec, (t) => bindMount(live, t, false));
+    if (rec.State.Running) throw systemError(`cannot find the root filesystem mount of running container ${rec.Id}`);
     return this.withTarget(rec, (t) => mountSnapshot(t, m));
   }
 

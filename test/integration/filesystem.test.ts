@@ -39,7 +39,7 @@ function makeTar(entries: Entry[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const pack = tar.pack();
     const chunks: Buffer[] = [];
-    pack.on('data', (c: Buffer) => chunks.push(c));
+    pack.on('data', (c: unknown) => void chunks.push(c as Buffer));
     pack.on('end', () => resolve(Buffer.concat(chunks)));
     pack.on('error', reject);
     for (const e of entries) {

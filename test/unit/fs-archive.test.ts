@@ -117,7 +117,7 @@ async function listTar(stream: Readable): Promise<{ name: string; type: string; 
     }
   })();
   for await (const c of stream) ex.write(c);
-  ex.end();
+  (ex as unknown as { end(): void }).end();
   await done;
   return out;
 }
