@@ -7,7 +7,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
 import type { EventPublisher } from '../events/types';
@@ -59,6 +59,9 @@ export class FilesystemService {
   private readonly mountDir: string;
   /** Writes to one container are serialised (a stopped container's snapshot is mounted read-write once). */
   private readonly writeLocks = new Map<string, Promise<unknown>>();
+  /** Containers frozen by archive operations under way, with how many. */
+  private readonly frozen = new Map<string, { count: number; ready: Promise<void> }>();
+  private readonly thawing = new Map<string, Promise<void>>();
 
   constructor(private readonly d: FilesystemServiceDeps) {
     this.mountDir = path.join(d.execRoot, 'fs');
@@ -136,6 +139,54 @@ export class FilesystemService {
     return this.withTarget(rec, (t) => mountSnapshot(t, m));
   }
 
+  /**
+   * Freezes a running container for an archive operation (as podman's cp does by default), so that its processes
+   * cannot swap a directory for a symlink between berth resolving a path and using it. A container paused by its
+   * user stays paused; concurrent operations share one freeze. Returns the thaw.
+   */
+  private async freeze(rec: ContainerRecord): Promise<() => Promise<void>> {
+    if (!rec.State.Running || rec.State.Paused) return async () => undefined;
+    // A thaw under way finishes before a new freeze starts.
+    for (let t = this.thawing.get(rec.Id); t; t = this.thawing.get(rec.Id)) await t;
+    let f = this.frozen.get(rec.Id);
+    if (f) f.count++;
+    else {
+      f = { count: 1, ready: this.d.ctr.tasks.Pause({ container_id: rec.Id }).then(() => undefined) };
+      this.frozen.set(rec.Id, f);
+    }
+    const entry = f;
+    const thaw = async () => {
+      if (--entry.count > 0) return;
+      this.frozen.delete(rec.Id);
+      const thawing = (async () => {
+        if (await entry.ready.then(() => true, () => false))
+          await this.d.ctr.tasks.Resume({ container_id: rec.Id }).catch((err) => this.d.logger.warn('cannot resume container after an archive operation', { id: rec.Id, err: String(err) }));
+      })();
+      this.thawing.set(rec.Id, thawing);
+      await thawing;
+      if (this.thawing.get(rec.Id) === thawing) this.thawing.delete(rec.Id);
+    };
+    try {
+      await entry.ready;
+    } catch (err) {
+      await thaw();
+      throw systemError(`cannot pause container ${rec.Id}: ${(err as Error).message}`, err);
+    }
+    return thaw;
+  }
+
+  /** A view of the container whose release also thaws it. */
+  private async frozenView(rec: ContainerRecord, open: (rec: ContainerRecord) => Promise<View>): Promise<View> {
+    const thaw = await this.freeze(rec);
+    try {
+      const v = await open(rec);
+      return { root: v.root, release: () => v.release().finally(thaw) };
+    } catch (err) {
+      await thaw();
+      throw err;
+    }
+  }
+
   private async serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.writeLocks.get(id) ?? Promise.resolve();
     const run = prev.catch(() => undefined).then(fn);
@@ -163,9 +214,18 @@ export class FilesystemService {
     return { root, mounts, probe: hostProbe };
   }
 
+  /** The stream ends only once the view is released (unmounted, the container thawed), also when cut short. */
   private streamWithRelease(stream: Readable, view: View): Readable {
-    stream.once('close', () => void view.release().catch((err) => this.d.logger.warn('cannot unmount container filesystem', { err: String(err) })));
-    return stream;
+    const logger = this.d.logger;
+    async function* guarded(): AsyncGenerator<Buffer> {
+      try {
+        for await (const chunk of stream) yield chunk as Buffer;
+      } finally {
+        stream.destroy();
+        await view.release().catch((err) => logger.warn('cannot release container filesystem', { err: String(err) }));
+      }
+    }
+    return Readable.from(guarded());
   }
 
   // ---- changes, export --------------------------------------------------------------------------------------
@@ -216,7 +276,7 @@ export class FilesystemService {
 
   async containerStatPath(ref: string, userPath: string): Promise<ContainerPathStat> {
     const rec = this.d.find(ref);
-    const view = await this.readView(rec);
+    const view = await this.frozenView(rec, (r) => this.readView(r));
     try {
       return this.statIn(this.scopeOf(rec, view.root), ref, userPath).stat;
     } finally {
@@ -226,7 +286,7 @@ export class FilesystemService {
 
   async containerArchivePath(ref: string, userPath: string): Promise<{ stat: ContainerPathStat; stream: Readable }> {
     const rec = this.d.find(ref);
-    const view = await this.readView(rec);
+    const view = await this.frozenView(rec, (r) => this.readView(r));
     try {
       const scope = this.scopeOf(rec, view.root);
       const { stat, containerPath, rebase } = this.statIn(scope, ref, userPath);
@@ -242,7 +302,7 @@ export class FilesystemService {
   async containerExtractToDir(ref: string, userPath: string, noOverwriteDirNonDir: boolean, content: Readable): Promise<void> {
     const rec = this.d.find(ref);
     await this.serialised(rec.Id, async () => {
-      const view = await this.writeView(rec);
+      const view = await this.frozenView(rec, (r) => this.writeView(r));
       try {
         const scope = this.scopeOf(rec, view.root);
         // The last element is followed too: extracting "to a symlink" extracts into the directory it names.
@@ -270,7 +330,7 @@ export class FilesystemService {
   /** The old copy: the resource is followed to the end and archived under its own (resolved) name. */
   async containerCopy(ref: string, resource: string): Promise<Readable> {
     const rec = this.d.find(ref);
-    const view = await this.readView(rec);
+    const view = await this.frozenView(rec, (r) => this.readView(r));
     try {
       const scope = this.scopeOf(rec, view.root);
       const resolved = resolveInScope(scope, resource);

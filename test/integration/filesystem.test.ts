@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import * as tar from 'tar-stream';
 import type { TestBerth } from '../helpers/berth';
@@ -130,8 +131,9 @@ describe('container filesystem against real containerd', () => {
     const vol = path.join(b.dir, 'bindsrc');
     fs.mkdirSync(vol);
     fs.writeFileSync(path.join(vol, 'host-file'), 'from host\n');
-    await run(['run', '-d', '--name', 'ar', '--network', 'none', '--hostname', 'arhost', '-v', `${vol}:/bound:ro`, '-v', 'arvol:/data', 'busybox', 'sh', '-c',
+    const arRun = await run(['run', '-d', '--name', 'ar', '--network', 'none', '--hostname', 'arhost', '-v', `${vol}:/bound:ro`, '-v', 'arvol:/data', 'busybox', 'sh', '-c',
       'echo hi > /newfile; echo d > /data/f; ln -s /etc /etclink; ln -s ../../../../ /home/up; mkdir -p /d/e; echo 1 > /d/e/f; sleep 1000']);
+    const arId = arRun.stdout.trim();
     await new Promise((r) => setTimeout(r, 300));
     const head = await b.request('HEAD', '/v1.24/containers/ar/archive?path=/newfile');
     expect(head.status).toBe(200);
@@ -186,6 +188,20 @@ describe('container filesystem against real containerd', () => {
     expect(tooOld.status).toBe(404);
     expect((await b.request('GET', '/v1.19/containers/ar/archive?path=/newfile')).json()).toEqual({ message: 'page not found' });
 
+    // While an archive streams, the container is frozen (its processes cannot swap paths under berth); after, not.
+    const status = async () => (await b.daemon.ctr.tasks.Get({ container_id: arId })).process?.status;
+    const slow = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ socketPath: b.socket, path: '/v1.24/containers/ar/archive?path=/bin' }, resolve).on('error', reject));
+    expect(slow.statusCode).toBe(200);
+    slow.pause();
+    expect(await status()).toBe('PAUSED');
+    let size = 0;
+    slow.on('data', (c: Buffer) => (size += c.length));
+    slow.resume();
+    await new Promise((r) => slow.on('end', r));
+    expect(size).toBeGreaterThan(fs.statSync('/bin/busybox').size);
+    expect(await status()).toBe('RUNNING'); // thawed before the response ended
+
     // A stopped container reads the same.
     await run(['stop', '-t', '0', 'ar']);
     expect((await listTar((await b.request('GET', '/v1.24/containers/ar/archive?path=/data/f')).body))[0].data).toBe('d\n');
@@ -227,6 +243,20 @@ describe('container filesystem against real containerd', () => {
     const garbage = await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp', { body: Buffer.from('not a tar at all, just some text that is long enough '.repeat(20)) });
     expect(garbage.status).toBe(500);
     expect(garbage.json().message).toMatch(/^Error processing tar file\(exit status 1\): /);
+
+    // A running container is frozen only while an operation runs (concurrent ones share the freeze); one its
+    // user paused stays paused.
+    const both = await Promise.all([b.request('GET', '/v1.24/containers/pu/archive?path=/tmp'), b.request('PUT', '/v1.24/containers/pu/archive?path=/', { body }), b.request('HEAD', '/v1.24/containers/pu/archive?path=/tmp')]);
+    expect(both.map((x) => x.status)).toEqual([200, 200, 200]);
+    expect((await b.request('GET', '/v1.24/containers/pu/json')).json().State).toEqual(expect.objectContaining({ Running: true, Paused: false }));
+    expect((await run(['exec', 'pu', 'cat', '/dir/f'])).stdout).toBe('one\n');
+    await run(['pause', 'pu']);
+    expect((await b.request('PUT', '/v1.24/containers/pu/archive?path=/tmp', { body })).status).toBe(200);
+    expect((await b.request('GET', '/v1.24/containers/pu/archive?path=/tmp/top')).status).toBe(200);
+    expect((await b.request('GET', '/v1.24/containers/pu/json')).json().State.Paused).toBe(true);
+    expect((await run(['unpause', 'pu'])).code).toBe(0);
+    const pauses = await b.request('GET', `/v1.24/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent('{"event":["pause","unpause"]}')}`);
+    expect(pauses.text.trim().split('\n').map((l) => JSON.parse(l).Action)).toEqual(['pause', 'unpause']); // only the user's
 
     // A stopped container: extracted into its snapshot, seen when it runs again.
     await run(['stop', '-t', '0', 'pu']);
