@@ -6,9 +6,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { MountLike } from '../services/rootfs';
 
 const execFileP = promisify(execFile);
+
+/** A containerd mount (Snapshots.Mounts). */
+export interface MountLike {
+  type: string;
+  source: string;
+  options: string[];
+}
 
 /** Overlay options past this length are given relative to a common parent (the kernel takes one page). */
 const MAX_OPTIONS = 3500;

@@ -391,6 +391,11 @@ describe('container filesystem against real containerd', () => {
     expect(r.code).toBe(0);
     expect((await run(['exec', 'cli', 'cat', '/tmp/from-stdin'])).stdout).toBe('stdin\n');
 
+    // The CLI uses the archive endpoints at any version: they exist from 1.20 (the spec's since v1.20).
+    expect((await b.docker(['cp', path.join(work, 'one.txt'), 'cli:/tmp/v120.txt'], { apiVersion: '1.20' })).code).toBe(0);
+    expect((await run(['exec', 'cli', 'cat', '/tmp/v120.txt'])).stdout).toBe('one\n');
+    expect((await b.docker(['cp', path.join(work, 'one.txt'), 'cli:/tmp/v119.txt'], { apiVersion: '1.19' })).code).not.toBe(0);
+
     const out = path.join(work, 'out');
     fs.mkdirSync(out);
     expect((await run(['cp', 'cli:/srv', out])).code).toBe(0);
