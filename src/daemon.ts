@@ -31,6 +31,8 @@ import { statsRoutes } from './handlers/stats';
 import { NetworkService } from './services/networks';
 import { ContainerNetworking } from './services/container-network';
 import { networkRoutes } from './handlers/networks';
+import { FilesystemService } from './services/filesystem';
+import { filesystemRoutes } from './handlers/filesystem';
 import { BERTH_VERSION } from './version';
 
 export interface Daemon {
@@ -80,6 +82,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await networking.releaseStaleLeases();
   await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
+  const filesystem = new FilesystemService({ ctr, find: (ref) => containers.find(ref), events, logger, execRoot: config.execRoot });
+  await filesystem.init();
   const system = new SystemService({
     ctr,
     config,
@@ -88,7 +92,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(images, new RegistryService({ ctr, images, events })), ...imageIoRoutes(new SaveService(ctr, images, events), new CommitService(ctr, images, containers, events)), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(images, new RegistryService({ ctr, images, events })), ...imageIoRoutes(new SaveService(ctr, images, events), new CommitService(ctr, images, containers, events)), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

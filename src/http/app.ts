@@ -34,6 +34,17 @@ export interface AppOptions {
   logger?: Logger;
 }
 
+const COMMON_HEADER_NAMES = ['Api-Version', 'Docker-Experimental', 'Ostype', 'Server'];
+
+/**
+ * The reference's answer for an unknown route: 404 {"message":"page not found"} with none of the common headers.
+ * Also what a route answers at an API version that does not have it yet.
+ */
+export function writePageNotFound(res: Response): void {
+  for (const k of COMMON_HEADER_NAMES) res.removeHeader(k);
+  writeJSON(res, 404, { message: 'page not found' });
+}
+
 const VERSION_PREFIX = /^\/v([0-9.]+)(\/.*)?$/;
 
 export function createApp(opts: AppOptions): express.Express {
@@ -109,10 +120,6 @@ export function createApp(opts: AppOptions): express.Express {
     });
   }
 
-  // The reference's answer for an unknown route: 404 {"message":"page not found"} with none of the common headers.
-  app.use((_req: Request, res: Response) => {
-    for (const k of Object.keys(commonHeaders)) res.removeHeader(k);
-    writeJSON(res, 404, { message: 'page not found' });
-  });
+  app.use((_req: Request, res: Response) => writePageNotFound(res));
   return app;
 }
