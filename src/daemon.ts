@@ -1,6 +1,8 @@
 // The composition root: config → logger → containerd client → stores → services → event bridge → app → listen.
 // Nothing else constructs services; no module holds a singleton.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Config } from './config';
 import type { Logger } from './log';
 import { Containerd } from './containerd/client';
@@ -40,8 +42,8 @@ export interface Daemon {
   ctr: Containerd;
   events: EventBus;
   listeners: Listener[];
-  /** Reloads configuration on SIGHUP (issue 7 emits the daemon reload event). */
-  reload?: () => void;
+  /** SIGHUP: announces a configuration reload (the daemon `reload` event). */
+  reload(): void;
   /** Stops serving. Containers keep running: they belong to containerd. */
   close(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await ctr.waitReady(15_000);
 
   const events = new EventBus();
+  events.persistTo(path.join(config.dataRoot, 'events.jsonl'));
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
   const volumes = new VolumeService(config.dataRoot, events);
@@ -103,6 +106,24 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     ctr,
     events,
     listeners,
+    // SIGHUP: berth's settings are its flags, which a running process keeps; the reload is logged and announced
+    // with the daemon's effective configuration, as the engine announces its own.
+    reload() {
+      logger.info('reloading configuration (SIGHUP)');
+      events.publish('daemon', 'reload', system.id(), {
+        debug: String(config.logLevel === 'debug'),
+        'default-runtime': 'io.containerd.runc.v2',
+        'insecure-registries': '[]',
+        labels: '[]',
+        'live-restore': 'true',
+        'max-concurrent-downloads': '3',
+        'max-concurrent-uploads': '3',
+        name: os.hostname(),
+        'registry-mirrors': '[]',
+        runtimes: 'io.containerd.runc.v2:runc',
+        'shutdown-timeout': '10',
+      });
+    },
     async close() {
       await Promise.all(
         listeners.map(
@@ -114,6 +135,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
         ),
       );
       containers.close();
+      events.close();
       bridge.close();
       supervisor?.close();
       ctr.close();

@@ -61,3 +61,37 @@ test('SIGKILL loses no image; SIGTERM stops cleanly', async () => {
   d.kill('SIGTERM');
   expect(await exited(d)).toBe(0);
 });
+
+test('SIGHUP announces a reload (daemon event from 1.24); the event ring survives a restart for since replay', async () => {
+  const since = Math.floor(Date.now() / 1000) - 1;
+  let d = await start();
+  const info = (await request(socket, 'GET', '/v1.24/info')).json();
+  // a live subscriber sees the reload
+  const http = await import('node:http');
+  const seen = new Promise<Record<string, any>>((resolve, reject) => {
+    const req = http.request({ socketPath: socket, path: `/v1.24/events?filters=${encodeURIComponent('{"type":["daemon"]}')}` }, (res) => {
+      res.on('data', (c: Buffer) => {
+        resolve(JSON.parse(c.toString().split('\n')[0]));
+        req.destroy();
+      });
+    });
+    req.on('error', () => undefined);
+    req.end();
+    setTimeout(() => reject(new Error('no reload event')), 10_000);
+  });
+  await new Promise((r) => setTimeout(r, 200)); // the subscription is in place
+  process.kill(d.pid!, 'SIGHUP');
+  const ev = await seen;
+  expect(ev).toMatchObject({ Type: 'daemon', Action: 'reload', Actor: { ID: info.ID } });
+  expect(ev.Actor.Attributes.name).toBe(info.Name);
+  // the daemon keeps serving after the signal
+  expect((await request(socket, 'GET', '/_ping')).status).toBe(200);
+  d.kill('SIGTERM');
+  await exited(d);
+  d = await start();
+  const until = Math.floor(Date.now() / 1000) + 1;
+  const replay = (await request(socket, 'GET', `/v1.24/events?since=${since}&until=${until}`)).text.trim().split('\n').map((l) => JSON.parse(l));
+  expect(replay.map((e) => `${e.Type}:${e.Action}`)).toContain('daemon:reload');
+  d.kill('SIGTERM');
+  await exited(d);
+});
