@@ -25,6 +25,7 @@ import { ContainerService } from './services/containers';
 import { containerRoutes } from './handlers/containers';
 import { eventRoutes } from './handlers/events';
 import { ExecService } from './services/exec';
+import { HealthMonitor } from './services/health';
 import { execRoutes } from './handlers/exec';
 import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
@@ -85,6 +86,15 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await networking.releaseStaleLeases();
   await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
+  const health = new HealthMonitor({
+    store,
+    events,
+    logger,
+    run: (id, cmd, timeoutMs) => execs.runProbe(id, cmd, timeoutMs),
+    publish: (rec, action) => events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) }),
+    healthcheckOf: (rec) => rec.Config.Healthcheck,
+  });
+  health.resume();
   const filesystem = new FilesystemService({ ctr, find: (ref) => containers.find(ref), events, logger, execRoot: config.execRoot });
   await filesystem.init();
   const system = new SystemService({
@@ -135,6 +145,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
         ),
       );
       containers.close();
+      health.close();
       events.close();
       bridge.close();
       supervisor?.close();

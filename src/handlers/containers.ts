@@ -22,7 +22,7 @@ const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exi
 function filterList(all: ContainerRecord[], req: ApiRequest, containers: ContainerService, images: ImageService): Promise<ContainerRecord[]> | ContainerRecord[] {
   const v = req.apiVersion;
   const f = queryFilters(req);
-  const allowed = ['exited', 'status', 'label', 'id', 'name', ...(supports(v, 'ListFilterIsolation') ? ['isolation'] : []), ...(supports(v, 'ListFilterAncestorEtc') ? ['ancestor', 'before', 'since', 'volume', 'network'] : [])];
+  const allowed = ['exited', 'status', 'label', 'id', 'name', ...(supports(v, 'ListFilterIsolation') ? ['isolation'] : []), ...(supports(v, 'ListFilterAncestorEtc') ? ['ancestor', 'before', 'since', 'volume', 'network', 'health'] : [])];
   for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
   let list = [...all].sort((a, b) => (a.Created < b.Created ? 1 : a.Created > b.Created ? -1 : 0));
   const showAll = queryBool(req, 'all');
@@ -62,7 +62,16 @@ function filterList(all: ContainerRecord[], req: ApiRequest, containers: Contain
   const iso = f.get('isolation');
   if (iso?.length) list = list.filter((c) => iso.includes(c.HostConfig.Isolation || 'default'));
   const nets = f.get('network');
-  if (nets?.length) list = list.filter((c) => nets.includes(c.HostConfig.NetworkMode === 'default' ? 'bridge' : c.HostConfig.NetworkMode ?? ''));
+  if (nets?.length)
+    list = list.filter((c) => {
+      const on = c.Networks ? Object.entries(c.Networks) : [[c.HostConfig.NetworkMode === 'default' ? 'bridge' : c.HostConfig.NetworkMode ?? '', { NetworkID: '' }] as const];
+      return nets.some((n) => on.some(([name, e]) => name === n || (!!e.NetworkID && e.NetworkID.startsWith(n))));
+    });
+  const health = f.get('health');
+  if (health?.length) {
+    for (const h of health) if (!['starting', 'healthy', 'unhealthy', 'none'].includes(h)) throw invalidParameter(`Unrecognised filter value for health: ${h}`);
+    list = list.filter((c) => health.includes(c.State.Health?.Status ?? 'none'));
+  }
   const vols = f.get('volume');
   if (vols?.length) list = list.filter((c) => (c.MountPoints ?? []).some((m) => vols.some((v) => m.Name === v || m.Destination === v)));
   if (limit > 0) list = list.slice(0, limit);

@@ -55,8 +55,9 @@ export class ExecService {
     });
   }
 
+  /** The container's exec instances that are created or running (the engine forgets finished ones there). */
   idsFor(containerId: string): string[] {
-    return [...this.execs.values()].filter((e) => e.containerId === containerId).map((e) => e.id);
+    return [...this.execs.values()].filter((e) => e.containerId === containerId && !(e.started && !e.running)).map((e) => e.id);
   }
 
   private publish(rec: ContainerRecord, action: string, extra: Record<string, string> = {}): void {
@@ -133,6 +134,7 @@ export class ExecService {
     try {
       await this.ctr.tasks.Exec({ container_id: rec.Id, exec_id: id, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal, spec: packJSON(OCI_PROCESS_URL, proc) });
       const waited = this.ctr.tasks.Wait({ container_id: rec.Id, exec_id: id });
+      waited.catch(() => undefined); // if Start fails below, nobody awaits this one
       const started = await this.ctr.tasks.Start({ container_id: rec.Id, exec_id: id });
       io.stdinReady = true;
       e.pid = started.pid;
@@ -158,6 +160,33 @@ export class ExecService {
       throw systemError(`OCI runtime exec failed: ${(err as Error).message}`, err);
     }
     return e;
+  }
+
+  /**
+   * A healthcheck probe: an exec with its own events (as the engine sends them), output captured and truncated,
+   * killed at the timeout (exit -1). Its record is dropped afterwards, so it never shows in ExecIDs.
+   */
+  async runProbe(containerId: string, cmd: string[], timeoutMs: number): Promise<{ exitCode: number; output: string }> {
+    const id = this.create(containerId, { Cmd: cmd, AttachStdout: true, AttachStderr: true });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      const e = await this.start(id, (_s, chunk) => {
+        if (size < 8192) chunks.push(chunk);
+        size += chunk.length;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+      const code = await Promise.race([e.done!, timedOut]);
+      clearTimeout(timer);
+      if (code === 'timeout') {
+        await this.ctr.tasks.Kill({ container_id: e.containerId, exec_id: id, signal: 9, all: false }).catch(() => undefined);
+        return { exitCode: -1, output: `Health check exceeded timeout (${timeoutMs / 1000}s)` };
+      }
+      return { exitCode: code, output: Buffer.concat(chunks).toString('utf8') };
+    } finally {
+      this.execs.delete(id);
+    }
   }
 
   async closeStdin(e: ExecRecord): Promise<void> {

@@ -10,6 +10,7 @@ import type { NetworkingConfig } from '../translate/request/create';
 import type { IOPaths } from '../runtime/io';
 import type { Endpoint } from '../network/bridge';
 import { readJSONFileSync, writeFileAtomic } from './atomic';
+import type { HealthState } from '../services/health';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
 
@@ -25,6 +26,8 @@ export interface ContainerState {
   Error: string;
   StartedAt: string;
   FinishedAt: string;
+  /** Healthcheck state (API 1.24) while the container has a probe. */
+  Health?: HealthState;
 }
 
 export interface MountPoint {

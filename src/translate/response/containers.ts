@@ -1,6 +1,7 @@
 // Container inspect and list bodies per API version — pure (gather, then shape).
 import type { ContainerRecord } from '../../store/containers';
 import type { PortBinding } from '../../network/bridge';
+import { healthSuffix } from '../../services/health';
 import { ApiVersion, supports } from '../version/features';
 
 /** go-units HumanDuration. */
@@ -29,7 +30,7 @@ export function statusText(rec: ContainerRecord, nowMs: number): string {
   if (st.Dead) return 'Dead';
   if (st.Running) {
     const up = `Up ${humanDuration(nowMs - parseMs(st.StartedAt))}`;
-    return st.Paused ? `${up} (Paused)` : up;
+    return st.Paused ? `${up} (Paused)` : up + healthSuffix(st.Health);
   }
   if (st.Restarting) return `Restarting (${st.ExitCode}) ${humanDuration(nowMs - parseMs(st.FinishedAt))} ago`;
   if (st.StartedAt === '0001-01-01T00:00:00Z') return 'Created';
@@ -214,6 +215,7 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
   Object.assign(state, { Running: st.Running, Paused: st.Paused, Restarting: st.Restarting, OOMKilled: st.OOMKilled });
   if (supports(v, 'InspectStateDeadStatus')) state.Dead = st.Dead;
   Object.assign(state, { Pid: st.Pid, ExitCode: st.ExitCode, Error: st.Error, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt });
+  if (st.Health && supports(v, 'Healthcheck')) state.Health = st.Health;
   const out: Record<string, unknown> = {
     Id: rec.Id,
     Created: rec.Created,
