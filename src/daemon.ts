@@ -80,7 +80,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking });
   volumes.usersOf = (name) => containers.volumeUsers(name);
   images.setContainersUsing((id) => containers.containersUsing(id));
-  const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id) }, logger);
+  const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   await containers.reconcile();
   await networking.releaseStaleLeases();

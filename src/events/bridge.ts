@@ -3,9 +3,12 @@
 // restarts or the stream breaks.
 import type { Containerd } from '../containerd/client';
 import type { Logger } from '../log';
+import { fromProtoTime } from '../translate/time';
 
 export interface RuntimeEvents {
   onOOM(containerId: string): void;
+  /** The init process of a task exited (exec exits are not reported). */
+  onExit?(containerId: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void;
 }
 
 export class EventBridge {
@@ -25,6 +28,9 @@ export class EventBridge {
         if (env.topic === '/tasks/oom') {
           const ev = this.ctr.any.unpack<{ container_id: string }>(env.event);
           if (ev?.container_id) this.handlers.onOOM(ev.container_id);
+        } else if (env.topic === '/tasks/exit' && this.handlers.onExit) {
+          const ev = this.ctr.any.unpack<{ container_id: string; id: string; pid: number; exit_status: number; exited_at: unknown }>(env.event);
+          if (ev && ev.container_id && ev.id === ev.container_id) this.handlers.onExit(ev.container_id, ev.pid, ev.exit_status, fromProtoTime(ev.exited_at as never));
         }
       } catch (err) {
         this.logger.warn('cannot decode containerd event', { topic: env.topic, err: String(err) });

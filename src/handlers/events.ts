@@ -7,6 +7,17 @@ import type { EngineEvent } from '../events/types';
 import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
 
+/** Each event is serialised once, however many subscribers receive it. */
+const lines = new WeakMap<EngineEvent, string>();
+function lineOf(e: EngineEvent): string {
+  let l = lines.get(e);
+  if (l === undefined) {
+    l = JSON.stringify(toEventJSON(e)) + '\n';
+    lines.set(e, l);
+  }
+  return l;
+}
+
 export function eventRoutes(bus: EventBus): Route[] {
   return [
     {
@@ -30,7 +41,7 @@ export function eventRoutes(bus: EventBus): Route[] {
         const send = (e: EngineEvent) => {
           if (closed) return;
           if (until !== undefined && e.timeNano > until) return close();
-          res.write(JSON.stringify(toEventJSON(e)) + '\n');
+          res.write(lineOf(e));
         };
         if (since !== undefined) for (const e of sub.backlog) if (e.timeNano >= since) send(e);
         sub.onEvent(send);

@@ -58,6 +58,12 @@ interface Live {
   teardownRecorded?: Promise<void>;
   /** A restart-policy start in progress. */
   starting?: Promise<void>;
+  /** Task deletion and the record write after an exit. */
+  exitCleanup?: Promise<void>;
+  /** The pid whose exit was recorded (the exit event and Wait both report it). */
+  recordedPid?: number;
+  /** The pid of the run being watched (set after its start event). */
+  watchedPid?: number;
 }
 
 const SECCOMP_AVAILABLE = (() => {
@@ -361,8 +367,9 @@ export class ContainerService {
     if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
     if (rec.State.Running) throw notModified();
     if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
-    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id }));
     const live = this.liveOf(rec.Id);
+    await live.exitCleanup;
+    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id }));
     const fifoDir = path.join(this.d.execRoot, 'fifo', rec.Id);
     await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
     const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
@@ -418,6 +425,8 @@ export class ContainerService {
   private watchExit(id: string): void {
     const live = this.liveOf(id);
     if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
+    const pid = this.d.store.get(id)?.State.Pid ?? 0;
+    live.watchedPid = pid; // from here (after `start` went out) the exit event may record this run's exit
     void (async () => {
       let status = 255;
       let exitedAt = now();
@@ -432,16 +441,28 @@ export class ContainerService {
           return; // containerd went away; reconcile at the next start picks it up
         }
       }
-      await this.recordExit(id, status, rfc3339Nano(exitedAt));
+      await this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
     })();
   }
 
-  private async recordExit(id: string, status: number, finishedAt: string): Promise<void> {
+  /**
+   * containerd's /tasks/exit event: usually a few ms ahead of the Wait reply, so it records the exit (and die
+   * goes out) first; Wait remains the source when the event stream is down. Only the current run's pid counts.
+   */
+  onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void {
+    const rec = this.d.store.get(id);
+    if (!rec || !rec.State.Running || !pid || rec.State.Pid !== pid || this.live.get(id)?.watchedPid !== pid) return;
+    void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
+  }
+
+  /** Records one run's exit once, whichever source reports it first. */
+  private async recordExit(id: string, status: number, finishedAt: string, pid = 0): Promise<void> {
     const live = this.liveOf(id);
     const rec = this.d.store.get(id);
+    if (pid && live.recordedPid === pid) return;
+    if (pid) live.recordedPid = pid;
     // Output first: the FIFOs reach EOF once the shim copied everything.
     if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
-    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
     live.io?.close();
     live.io?.removeFifos();
     live.io = undefined;
@@ -453,16 +474,24 @@ export class ContainerService {
       const ranFor = Date.parse(finishedAt) - Date.parse(rec.State.StartedAt);
       const restart = this.shouldRestart(rec, status);
       rec.State = { ...rec.State, Status: restart ? 'restarting' : 'exited', Running: false, Paused: false, Restarting: restart, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
-      if (restart) this.scheduleRestart(rec, ranFor);
-      await this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) }));
+      // die is announced as soon as the exit is known; deleting the task and saving the record follow, and the
+      // next start or a remove waits for them.
       this.publish(rec, 'die', { exitCode: String(status) });
-      const t = this.teardownNetwork(rec);
+      const t = this.teardownNetwork(rec); // clears the endpoints before the record is written below
       live.teardownRecorded = t.recorded;
       live.teardown = t.done.finally(() => {
         live.teardown = undefined;
         live.teardownRecorded = undefined;
       });
+      live.exitCleanup = Promise.all([
+        ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined),
+        this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
+      ]).then(() => {
+        live.exitCleanup = undefined;
+      });
+      if (restart) this.scheduleRestart(rec, ranFor);
     }
+    if (!rec) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
     resolve?.(status);
   }
 
@@ -704,6 +733,7 @@ export class ContainerService {
     rec.State.Status = 'removing';
     // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
     const live = this.liveOf(rec.Id);
+    await live.exitCleanup;
     if (live.teardown) await live.teardownRecorded;
     else await deleteNetns(rec.Id).catch(() => undefined);
     await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
