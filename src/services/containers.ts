@@ -64,6 +64,8 @@ interface Live {
   recordedPid?: number;
   /** The pid of the run being watched (set after its start event). */
   watchedPid?: number;
+  /** The record write of the last start. */
+  startSaved?: Promise<void>;
 }
 
 const SECCOMP_AVAILABLE = (() => {
@@ -395,9 +397,14 @@ export class ContainerService {
       rec.State = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
-      await this.d.store.save(rec);
+      // start goes out and the run is watched before the record write: a process that exits at once is seen
+      // exiting by the containerd event, after its start.
       this.publish(rec, 'start');
       this.watchExit(rec.Id);
+      live.startSaved = this.d.store.save(rec).catch((err) => {
+        this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
+      });
+      await live.startSaved;
     } catch (err) {
       io.close();
       io.removeFifos();
@@ -485,7 +492,8 @@ export class ContainerService {
       });
       live.exitCleanup = Promise.all([
         ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined),
-        this.d.store.save(rec).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
+        // after the start's own write, so the exited state is the one that stays on disk
+        (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
       ]).then(() => {
         live.exitCleanup = undefined;
       });
