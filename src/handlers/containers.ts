@@ -254,15 +254,17 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
       handler: async (req, res) => {
         const list = await filterList(containers.list(), req, containers, images);
         const now = Date.now();
-        writeJSON(res, 200, list.map((c) => toContainerSummary(c, req.apiVersion, now)));
+        const sizes = queryBool(req, 'size') ? await Promise.all(list.map((c) => containers.sizes(c))) : undefined;
+        writeJSON(res, 200, list.map((c, i) => toContainerSummary(c, req.apiVersion, now, sizes?.[i] ?? {})));
       },
     },
     {
       method: 'get',
       path: '/containers/:id/json',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const rec = containers.find(id(req));
-        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execIds(rec.Id) }));
+        const sizes = queryBool(req, 'size') && supports(req.apiVersion, 'InspectSize') ? await containers.sizes(rec) : {};
+        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execIds(rec.Id), ...sizes }));
       },
     },
     {
@@ -270,8 +272,16 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
       path: '/containers/:id/start',
       handler: async (req, res) => {
         const body = await readJSON<HostConfig>(req);
-        if (body && Object.keys(body).length && supports(req.apiVersion, 'StartHostConfigRemoved'))
-          throw invalidParameter('starting container with non-empty request body was deprecated since API v1.22 and removed in v1.24');
+        if (body && Object.keys(body).length) {
+          if (supports(req.apiVersion, 'StartHostConfigRemoved')) throw invalidParameter('starting container with non-empty request body was deprecated since API v1.22 and removed in v1.24');
+          // Old clients send the HostConfig with start: it replaces the one from create, as the engine did then.
+          const rec = containers.find(id(req));
+          if (!rec.State.Running) {
+            const norm = normaliseCreateBody({ Image: rec.ImageName, HostConfig: body }, req.apiVersion);
+            validateCreate(norm, req.apiVersion);
+            await containers.replaceHostConfig(rec.Id, norm.hostConfig);
+          }
+        }
         await containers.start(id(req));
         writeNoContent(res);
       },

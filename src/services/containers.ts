@@ -31,6 +31,26 @@ import { parseSignal } from './signals';
 
 const execFileP = promisify(execFile);
 
+/** major:minor of the block devices the Blkio*Device lists name (a missing or non-block path: the engine's 400). */
+export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; minor: number }> {
+  const out: Record<string, { major: number; minor: number }> = {};
+  const lists = [hc.BlkioWeightDevice, hc.BlkioDeviceReadBps, hc.BlkioDeviceWriteBps, hc.BlkioDeviceReadIOps, hc.BlkioDeviceWriteIOps] as ({ Path: string }[] | null | undefined)[];
+  for (const l of lists)
+    for (const d of l ?? []) {
+      if (out[d.Path]) continue;
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(d.Path);
+      } catch {
+        throw invalidParameter(`no such file or directory: ${d.Path}`);
+      }
+      if (!st.isBlockDevice()) throw invalidParameter(`${d.Path} is not a block device`);
+      const rdev = BigInt(st.rdev);
+      out[d.Path] = { major: Number((rdev >> 8n) & 0xfffn), minor: Number((rdev & 0xffn) | ((rdev >> 12n) & 0xfff00n)) };
+    }
+  return out;
+}
+
 export interface ContainerServiceDeps {
   ctr: Containerd;
   images: ImageService;
@@ -270,7 +290,7 @@ export class ContainerService {
       hostname: rec.Config.Hostname ?? rec.Id.slice(0, 12),
       seccompAvailable: SECCOMP_AVAILABLE,
       devices,
-      blockDevices: {},
+      blockDevices: blockDevicesOf(hc),
     });
   }
 
@@ -350,6 +370,47 @@ export class ContainerService {
       taken.add(d);
     }
     return out;
+  }
+
+  /**
+   * A HostConfig sent with start (API < 1.24) replaces the one from create: networks, mounts and the runtime spec
+   * are derived again from it.
+   */
+  async replaceHostConfig(ref: string, given: HostConfig): Promise<void> {
+    const rec = this.find(ref);
+    const hc: HostConfig = { ...given };
+    if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = rec.HostConfig.LogConfig;
+    if (!hc.RestartPolicy) hc.RestartPolicy = rec.HostConfig.RestartPolicy;
+    if (!hc.NetworkMode) hc.NetworkMode = rec.HostConfig.NetworkMode;
+    const img = await this.d.images.resolve(rec.Image);
+    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+    const lower = layerDirs(mounts).lower;
+    const before = rec.HostConfig;
+    rec.HostConfig = hc;
+    try {
+      if ((hc.NetworkMode || 'default') !== (before.NetworkMode || 'default')) rec.Networks = this.d.networking.initialNetworks(hc, rec.NetworkingConfig?.EndpointsConfig);
+      if (JSON.stringify(hc.Binds ?? []) !== JSON.stringify(before.Binds ?? []) || JSON.stringify(hc.VolumesFrom ?? []) !== JSON.stringify(before.VolumesFrom ?? [])) {
+        const kept = (rec.MountPoints ?? []).filter((m) => m.Anonymous);
+        rec.HostConfig = { ...hc };
+        const fresh = await this.resolveMounts({ ...rec, Config: { ...rec.Config, Volumes: {} } }, lower, []);
+        rec.MountPoints = [...fresh, ...kept.filter((k) => !fresh.some((f) => f.Destination === k.Destination))];
+      }
+      const spec = await this.buildSpec(rec, img, lower);
+      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await this.d.networking.writeEtcFiles(rec);
+      await this.d.store.save(rec);
+    } catch (err) {
+      rec.HostConfig = before;
+      throw err;
+    }
+  }
+
+  /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */
+  async sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> {
+    const usage = await this.ctr.snapshots.Usage({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => undefined);
+    const sizeRw = Number(usage?.size ?? 0);
+    const img = await this.d.images.resolve(rec.Image).catch(() => undefined);
+    return { sizeRw, sizeRootFs: sizeRw + (img?.size ?? 0) };
   }
 
   volumeUsers(name: string): string[] {
@@ -795,7 +856,7 @@ export class ContainerService {
     const c = await this.ctr.containers.Get({ id: rec.Id });
     const spec = unpackJSON<OciSpec>(c.container?.spec as never);
     if (spec) {
-      const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: {} });
+      const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
       spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
       if (rec.State.Running) {
         const { devices: _d, ...resources } = spec.linux.resources;

@@ -197,4 +197,51 @@ describe('attach over a websocket', () => {
     expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 0 });
     await b.request('DELETE', `/v1.24/containers/${id}`);
   });
+
+  test('size=1 (SizeRw from the rw snapshot, SizeRootFs with the image); Blkio device limits by major:minor', async () => {
+    const id = await create({ Cmd: ['sh', '-c', 'head -c 100000 /dev/zero > /blob'], HostConfig: { NetworkMode: 'none' } }, 'sz');
+    await post(`/v1.24/containers/${id}/start`);
+    await post(`/v1.24/containers/${id}/wait`);
+    const sized = (await b.request('GET', '/v1.24/containers/sz/json?size=1')).json();
+    expect(sized.SizeRw).toBeGreaterThanOrEqual(100000);
+    expect(sized.SizeRootFs).toBeGreaterThan(sized.SizeRw);
+    expect((await b.request('GET', '/v1.24/containers/sz/json')).json().SizeRw).toBeUndefined();
+    expect((await b.request('GET', '/v1.20/containers/sz/json?size=1')).json().SizeRw).toBeUndefined();
+    const listed = (await b.request('GET', '/v1.24/containers/json?all=1&size=1')).json().find((c: { Id: string }) => c.Id === id);
+    expect(listed.SizeRw).toBe(sized.SizeRw);
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+
+    // any block device of this machine, by its sysfs entry
+    const fs = await import('node:fs');
+    const entry = fs.readdirSync('/sys/dev/block')[0];
+    const devname = /DEVNAME=(\S+)/.exec(fs.readFileSync(`/sys/dev/block/${entry}/uevent`, 'utf8'))![1];
+    const [major, minor] = entry.split(':').map(Number);
+    const bid = await create({ Cmd: ['true'], HostConfig: { BlkioDeviceReadBps: [{ Path: `/dev/${devname}`, Rate: 1048576 }], BlkioWeightDevice: [{ Path: `/dev/${devname}`, Weight: 300 }] } });
+    const { unpackJSON } = await import('../../src/containerd/any');
+    const spec = unpackJSON<any>((await b.daemon.ctr.containers.Get({ id: bid })).container!.spec as never);
+    expect(spec.linux.resources.blockIO.throttleReadBpsDevice).toEqual([{ major, minor, rate: 1048576 }]);
+    await b.request('DELETE', `/v1.24/containers/${bid}`);
+    const bad = await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', HostConfig: { BlkioDeviceReadBps: [{ Path: '/nope', Rate: 1 }] } } });
+    expect(bad.status).toBe(400);
+  });
+
+  test('before 1.24 a HostConfig sent with start replaces the one from create (binds, resources); from 1.24 it is refused', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-start-hc-'));
+    fs.writeFileSync(path.join(dir, 'f'), 'from-the-host\n');
+    const id = await create({ Cmd: ['cat', '/data/f'], HostConfig: { NetworkMode: 'none' } }, 'oldstart', '1.22');
+    const st = await b.request('POST', `/v1.22/containers/${id}/start`, { body: { Binds: [`${dir}:/data:ro`], Memory: 64 << 20, NetworkMode: 'none' } });
+    expect(st.status).toBe(204);
+    expect((await post(`/v1.22/containers/${id}/wait`)).json().StatusCode).toBe(0);
+    const logs = await b.request('GET', `/v1.22/containers/${id}/logs?stdout=1`);
+    expect(logs.body.subarray(8).toString()).toBe('from-the-host\n');
+    const hc = (await inspect(id)).HostConfig;
+    expect([hc.Binds, hc.Memory]).toEqual([[`${dir}:/data:ro`], 64 << 20]);
+    const refused = await b.request('POST', `/v1.24/containers/${id}/start`, { body: { Memory: 1 } });
+    expect(refused.status).toBe(400);
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });
