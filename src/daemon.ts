@@ -135,15 +135,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       });
     },
     async close() {
-      await Promise.all(
-        listeners.map(
-          (l) =>
-            new Promise<void>((resolve) => {
-              l.server.close(() => resolve());
-              l.server.closeAllConnections();
-            }),
-        ),
-      );
+      await Promise.all(listeners.map((l) => l.close()));
       containers.close();
       health.close();
       events.close();

@@ -120,7 +120,8 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
   // Like the reference, a stream to a container that is not running waits for its next run (`docker start -a`).
   if (!stream) return finish();
   if (wantStdin && rec.Config.OpenStdin) {
-    const watcher = new DetachWatcher(keys);
+    // Like the engine, detach keys are looked for only on a TTY: plain stdin is copied byte for byte.
+    const watcher = tty ? new DetachWatcher(keys) : undefined;
     const pending: Buffer[] = [];
     let flushing: NodeJS.Timeout | undefined;
     const flush = () => {
@@ -135,7 +136,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
       while (pending.length) w.write(pending.shift()!);
     };
     const onData = (chunk: Buffer) => {
-      const { forward, detach } = watcher.feed(chunk);
+      const { forward, detach } = watcher ? watcher.feed(chunk) : { forward: chunk, detach: false };
       if (forward.length) pending.push(forward);
       flush();
       if (detach) {

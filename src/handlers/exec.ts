@@ -64,9 +64,10 @@ export function execRoutes(execs: ExecService, containers: ContainerService): Ro
         for (const p of pending.splice(0)) out.write(p);
         let detached = false;
         if (e.config.AttachStdin) {
-          const watcher = new DetachWatcher(parseDetachKeys(e.config.DetachKeys || undefined));
+          // detach keys only on a TTY, as the engine: plain stdin is copied byte for byte
+          const watcher = e.config.Tty ? new DetachWatcher(parseDetachKeys(e.config.DetachKeys || undefined)) : undefined;
           const onData = (chunk: Buffer) => {
-            const { forward, detach } = watcher.feed(chunk);
+            const { forward, detach } = watcher ? watcher.feed(chunk) : { forward: chunk, detach: false };
             if (forward.length) started.io?.stdin()?.write(forward);
             if (detach && !detached) {
               detached = true;

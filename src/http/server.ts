@@ -10,6 +10,9 @@ import type { ApiRequest } from './app';
 export interface Listener {
   address: string;
   server: http.Server;
+  /** Upgraded (hijacked) connections: the server no longer tracks them, so close() ends them itself. */
+  upgraded: Set<Socket>;
+  close(): Promise<void>;
 }
 
 export function parseHost(h: string): { kind: 'unix'; path: string } | { kind: 'tcp'; host: string; port: number } {
@@ -20,8 +23,10 @@ export function parseHost(h: string): { kind: 'unix'; path: string } | { kind: '
   throw new Error(`invalid host address: ${h}`);
 }
 
-export function attachUpgrade(server: http.Server, app: express.Express): void {
+export function attachUpgrade(server: http.Server, app: express.Express, upgraded = new Set<Socket>()): void {
   server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     const r = req as unknown as ApiRequest;
     // websocket requests are handed over as they are (src/handlers use ws.handleUpgrade); tcp upgrades are hijacks.
     r.hijackable = { socket, head };
@@ -38,7 +43,8 @@ export function attachUpgrade(server: http.Server, app: express.Express): void {
 export async function listen(app: express.Express, address: string): Promise<Listener> {
   const server = http.createServer({ keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000 }, app);
   server.keepAliveTimeout = 5000;
-  attachUpgrade(server, app);
+  const upgraded = new Set<Socket>();
+  attachUpgrade(server, app, upgraded);
   const spec = parseHost(address);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -57,5 +63,15 @@ export async function listen(app: express.Express, address: string): Promise<Lis
       server.listen(spec.port, spec.host, () => resolve());
     }
   });
-  return { address, server };
+  return {
+    address,
+    server,
+    upgraded,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of upgraded) s.destroy();
+      }),
+  };
 }

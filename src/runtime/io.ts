@@ -46,11 +46,15 @@ export class JsonFileLog {
       start = nl + 1;
     }
     if (start < text.length) out += `{"log":${JSON.stringify(text.slice(start))},"stream":"${stream}","time":"${time}"}\n`;
-    fs.writeSync(this.fd, out);
+    if (this.fd >= 0) fs.writeSync(this.fd, out);
   }
+  /** Idempotent: a second close must not hit the number of an fd opened since (EOF and close() both call it). */
   close(): void {
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    this.fd = -1;
     try {
-      fs.closeSync(this.fd);
+      fs.closeSync(fd);
     } catch {
       /* closed */
     }
@@ -127,9 +131,23 @@ export class ContainerIO {
     return this.stdinWriter;
   }
 
-  closeStdinWriter(): void {
-    this.stdinWriter?.end();
+  /** Ends the stdin writer; resolves once everything written so far has reached the FIFO (or it failed). */
+  closeStdinWriter(): Promise<void> {
+    const w = this.stdinWriter;
     this.stdinWriter = undefined;
+    if (!w || w.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        resolve();
+      };
+      w.once('finish', finish);
+      w.once('close', finish);
+      w.once('error', finish);
+      w.end();
+    });
   }
 
   /** Stops reading (berth shutting down: the shim keeps the FIFOs and a new berth reopens them). */

@@ -896,7 +896,8 @@ export class ContainerService {
 
   async closeStdin(id: string): Promise<void> {
     const io = this.live.get(id)?.io;
-    io?.closeStdinWriter();
+    // Only after the bytes still buffered in the writer reached the FIFO: closing the shim's side first loses them.
+    await io?.closeStdinWriter();
     await this.ctr.tasks.CloseIO({ container_id: id, exec_id: '', stdin: true }).catch(() => undefined);
   }
 

@@ -190,7 +190,7 @@ export class ExecService {
   }
 
   async closeStdin(e: ExecRecord): Promise<void> {
-    e.io?.closeStdinWriter();
+    await e.io?.closeStdinWriter();
     await this.ctr.tasks.CloseIO({ container_id: e.containerId, exec_id: e.id, stdin: true }).catch(() => undefined);
   }
 

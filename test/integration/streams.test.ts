@@ -1,0 +1,88 @@
+// Streams with the docker CLI: 10 MB through `run -i … cat` byte-exact on stdout and on stderr, `run -t` and
+// `exec -it` under a pseudo-terminal (script) with the terminal size seen by `stty size`, and detaching from
+// `docker attach` with detach keys leaving the container running.
+import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import type { TestBerth } from '../helpers/berth';
+import { berthWithBusybox } from '../helpers/suite';
+
+const berth = berthWithBusybox();
+let b: TestBerth;
+beforeAll(() => {
+  b = berth();
+});
+
+const sha = (x: Buffer) => crypto.createHash('sha256').update(x).digest('hex');
+
+/** The docker CLI with separate binary stdout and stderr. */
+function dockerRaw(args: string[], input?: Buffer): Promise<{ code: number; stdout: Buffer; stderr: Buffer }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, DOCKER_HOST: `unix://${b.socket}`, DOCKER_API_VERSION: '1.24', DOCKER_CONFIG: path.join(b.dir, 'docker-config') };
+    const child = spawn('docker', args, { env });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+    child.stdin.end(input);
+  });
+}
+
+/** A shell command under a pseudo-terminal of the given size (util-linux `script`); output as text. */
+function underPty(cmd: string, rows: number, cols: number, feeds: { after: number; data: string }[] = [], timeoutMs = 30_000): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, DOCKER_HOST: `unix://${b.socket}`, DOCKER_API_VERSION: '1.24', DOCKER_CONFIG: path.join(b.dir, 'docker-config'), TERM: 'xterm' };
+    const child = spawn('script', ['-qfec', `stty rows ${rows} cols ${cols}; ${cmd}`, '/dev/null'], { env });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    for (const f of feeds) setTimeout(() => child.stdin.write(f.data), f.after);
+    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code: code ?? 1, out });
+    });
+  });
+}
+
+test('docker run -i: 10 MB of random bytes through cat come back byte-exact, on stdout and on stderr separately', async () => {
+  const data = crypto.randomBytes(10 << 20);
+  const out = await dockerRaw(['run', '-i', '--rm', '--net', 'none', 'busybox', 'cat'], data);
+  expect(out.code).toBe(0);
+  expect(out.stdout.length).toBe(data.length);
+  expect(sha(out.stdout)).toBe(sha(data));
+  const err = await dockerRaw(['run', '-i', '--rm', '--net', 'none', 'busybox', 'sh', '-c', 'cat >&2'], data);
+  expect(err.code).toBe(0);
+  expect(err.stdout.length).toBe(0);
+  expect(sha(err.stderr)).toBe(sha(data));
+});
+
+// (busybox-static's `stty size` fails on any pty, under the reference too: the size is checked where the CLI
+// sends it, the resize call and its event, and the process's stdio is the terminal)
+test('docker run -t and docker exec -it under a pseudo-terminal: the process gets a terminal, the CLI its size', async () => {
+  const since = Math.floor(Date.now() / 1000) - 1;
+  const run = await underPty('docker run -t --name tty1 --net none busybox sh -c "tty; sleep 0.5"', 37, 111);
+  expect(run.out).toMatch(/\/dev\/pts\/\d+/);
+  const ev = (await b.request('GET', `/v1.24/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent('{"event":["resize"],"container":["tty1"]}')}`)).text.trim().split('\n').map((l) => JSON.parse(l));
+  expect(ev[0].Actor.Attributes).toMatchObject({ height: '37', width: '111' });
+  await b.docker(['rm', '-f', 'tty1']);
+  expect((await b.docker(['run', '-d', '--name', 'tty', '--net', 'none', '-it', 'busybox', 'sh'], { apiVersion: '1.24' })).code).toBe(0);
+  const ex = await underPty('docker exec -it tty sh -c "tty; test -t 0 && echo stdin-is-a-tty"', 25, 90);
+  expect(ex.out).toMatch(/\/dev\/pts\/\d+/);
+  expect(ex.out).toContain('stdin-is-a-tty');
+  await b.docker(['rm', '-f', 'tty']);
+});
+
+test('docker attach with --detach-keys: the keys detach and the container keeps running', async () => {
+  expect((await b.docker(['run', '-d', '--name', 'att', '--net', 'none', '-it', 'busybox', 'sh'], { apiVersion: '1.24' })).code).toBe(0);
+  // type a command, see its output, then ctrl-x x
+  const r = await underPty('docker attach --detach-keys ctrl-x,x att', 24, 80, [
+    { after: 1500, data: 'echo attached-$((40+2))\r' },
+    { after: 2500, data: '\x18x' },
+  ]);
+  expect(r.out).toContain('attached-42');
+  expect(r.out).toContain('read escape sequence'); // the CLI's own words when it detaches
+  const st = (await b.request('GET', '/v1.24/containers/att/json')).json().State;
+  expect(st.Running).toBe(true);
+  await b.docker(['rm', '-f', 'att']);
+});
