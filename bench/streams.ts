@@ -1,0 +1,234 @@
+// Streams benchmark (a script, not a test), in one run against a private containerd:
+// (a) a container writes 256 MiB to stdout: time until GET /logs?follow=1 has returned all of it, against reading
+//     the same bytes straight from a containerd task's stdout FIFO;
+// (b) exec start latency (POST /containers/(id)/exec + POST /exec/(id)/start, detached) against raw
+//     Tasks.Exec + Tasks.Start;
+// (c) attach throughput: 64 MiB of stdin through `cat` and back over one hijacked attach connection.
+// Run: npm run bench:streams [runs]
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { OCI_PROCESS_URL, OCI_SPEC_URL, packJSON } from '../src/containerd/any';
+import { DEFAULTS } from '../src/config';
+import { startDaemon } from '../src/daemon';
+import { silentLogger } from '../src/log';
+import { mkfifos, openReader } from '../src/runtime/fifo';
+import { generateSpec } from '../src/translate/spec';
+import { request } from '../test/helpers/berth';
+import { buildBusyboxImage } from '../test/helpers/busybox-image';
+import { cleanupNamespace } from '../test/helpers/cleanup';
+import { startPrivateContainerd } from '../test/helpers/private-containerd';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const BYTES = 256 << 20;
+const WRITE = ['/bin/busybox', 'sh', '-c', `/bin/busybox yes 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ | /bin/busybox head -c ${BYTES}`];
+
+/** Payload bytes of a multiplexed stream (8-byte frame headers stripped), until it ends. */
+function countFramed(res: http.IncomingMessage): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let pending = Buffer.alloc(0);
+    let need = 0;
+    let total = 0;
+    res.on('data', (c: Buffer) => {
+      let buf = pending.length ? Buffer.concat([pending, c]) : c;
+      for (;;) {
+        if (need > 0) {
+          const take = Math.min(need, buf.length);
+          total += take;
+          need -= take;
+          buf = buf.subarray(take);
+          if (need > 0) break;
+        }
+        if (buf.length < 8) break;
+        need = buf.readUInt32BE(4);
+        buf = buf.subarray(8);
+      }
+      pending = Buffer.from(buf);
+    });
+    res.on('end', () => resolve(total));
+    res.on('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  const runs = Number(process.argv[2] ?? 3);
+  const ctd = await startPrivateContainerd();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-st-'));
+  const socket = path.join(dir, 'b.sock');
+  const ns = `berth-bench-st-${process.pid}`;
+  const daemon = await startDaemon({ ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}`, bridgeName: 'bbst0', bridgeSubnet: '10.253.252.0/24' }, silentLogger());
+  const ctr = daemon.ctr;
+  try {
+    await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
+    const img = (await request(socket, 'GET', '/v1.24/images/busybox/json')).json();
+    const chain = img.RootFS.Layers[0];
+    const create = async (body: Record<string, unknown>) => (await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', HostConfig: { NetworkMode: 'none' }, ...body } })).json().Id as string;
+
+    // (a) logs
+    const viaLogs = async () => {
+      const id = await create({ Cmd: WRITE });
+      const t0 = process.hrtime.bigint();
+      await request(socket, 'POST', `/v1.24/containers/${id}/start`);
+      const got = await new Promise<number>((resolve, reject) => {
+        http.get({ socketPath: socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => countFramed(res).then(resolve, reject)).on('error', reject);
+      });
+      const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (got !== BYTES) throw new Error(`logs returned ${got} bytes`);
+      await request(socket, 'DELETE', `/v1.24/containers/${id}?force=1`);
+      return BYTES / 1e6 / s;
+    };
+    let n = 0;
+    const raw = async (cmd: string[]) => {
+      const id = `rawst${process.pid}x${n++}`;
+      const spec = generateSpec({ id, config: { Cmd: cmd }, hostConfig: {}, user: { uid: 0, gid: 0, additionalGids: [0] }, cgroupParent: `/${ns}`, mounts: [], hostname: id.slice(0, 12), seccompAvailable: true, devices: [], blockDevices: {} });
+      await ctr.containers.Create({ container: { id, image: 'docker.io/library/busybox:latest', labels: {}, runtime: { name: 'io.containerd.runc.v2' }, spec: packJSON(OCI_SPEC_URL, spec), snapshotter: 'overlayfs', snapshot_key: id } });
+      const { mounts } = await ctr.snapshots.Prepare({ snapshotter: 'overlayfs', key: id, parent: chain, labels: {} });
+      const fifo = path.join(dir, id);
+      await mkfifos([`${fifo}-out`, `${fifo}-err`]);
+      const out = openReader(`${fifo}-out`);
+      const err = openReader(`${fifo}-err`);
+      err.resume();
+      await ctr.tasks.Create({ container_id: id, rootfs: mounts, stdin: '', stdout: `${fifo}-out`, stderr: `${fifo}-err`, terminal: false });
+      const cleanup = async () => {
+        await ctr.tasks.Kill({ container_id: id, signal: 9, all: true }).catch(() => undefined);
+        await ctr.tasks.Wait({ container_id: id }).catch(() => undefined);
+        await ctr.tasks.Delete({ container_id: id });
+        await ctr.snapshots.Remove({ snapshotter: 'overlayfs', key: id });
+        await ctr.containers.Delete({ id });
+        out.destroy();
+        err.destroy();
+        fs.rmSync(`${fifo}-out`);
+        fs.rmSync(`${fifo}-err`);
+      };
+      return { id, out, cleanup };
+    };
+    const viaFifo = async () => {
+      const r = await raw(WRITE);
+      let got = 0;
+      const done = new Promise<void>((resolve) => {
+        r.out.on('data', (c: Buffer) => (got += c.length));
+        r.out.on('end', () => resolve());
+      });
+      const t0 = process.hrtime.bigint();
+      await ctr.tasks.Start({ container_id: r.id });
+      await done;
+      const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      await r.cleanup();
+      if (got !== BYTES) throw new Error(`fifo returned ${got} bytes`);
+      return BYTES / 1e6 / s;
+    };
+    const logsMBs: number[] = [];
+    const fifoMBs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      logsMBs.push(await viaLogs());
+      fifoMBs.push(await viaFifo());
+    }
+
+    // (b) exec start
+    const box = await create({ Cmd: ['/bin/busybox', 'sleep', '600'] });
+    await request(socket, 'POST', `/v1.24/containers/${box}/start`);
+    const rawBox = await raw(['/bin/busybox', 'sleep', '600']);
+    rawBox.out.resume();
+    await ctr.tasks.Start({ container_id: rawBox.id });
+    const rawSpec = { terminal: false, user: { uid: 0, gid: 0 }, args: ['/bin/busybox', 'true'], env: ['PATH=/bin'], cwd: '/' };
+    const execBerth: number[] = [];
+    const execRaw: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = process.hrtime.bigint();
+      const e = (await request(socket, 'POST', `/v1.24/containers/${box}/exec`, { body: { Cmd: ['/bin/busybox', 'true'] } })).json().Id;
+      await request(socket, 'POST', `/v1.24/exec/${e}/start`, { body: { Detach: true } });
+      execBerth.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const execId = `x${i}`;
+      const t1 = process.hrtime.bigint();
+      await ctr.tasks.Exec({ container_id: rawBox.id, exec_id: execId, stdin: '', stdout: '', stderr: '', terminal: false, spec: packJSON(OCI_PROCESS_URL, rawSpec) });
+      const waited = ctr.tasks.Wait({ container_id: rawBox.id, exec_id: execId });
+      await ctr.tasks.Start({ container_id: rawBox.id, exec_id: execId });
+      execRaw.push(Number(process.hrtime.bigint() - t1) / 1e6);
+      await waited;
+      await ctr.tasks.DeleteProcess({ container_id: rawBox.id, exec_id: execId });
+    }
+    await rawBox.cleanup();
+    await request(socket, 'DELETE', `/v1.24/containers/${box}?force=1`);
+
+    // (c) attach stdin → cat → stdout
+    const ATT = 64 << 20;
+    const cat = await create({ Cmd: ['/bin/busybox', 'cat'], OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true });
+    const s = net.connect(socket);
+    s.write(`POST /v1.24/containers/${cat}/attach?stream=1&stdin=1&stdout=1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n`);
+    let headerDone = false;
+    let rest = Buffer.alloc(0);
+    const payload = new Promise<number>((resolve) => {
+      let pending = Buffer.alloc(0);
+      let need = 0;
+      let total = 0;
+      const feed = (c: Buffer) => {
+        let buf = pending.length ? Buffer.concat([pending, c]) : c;
+        for (;;) {
+          if (need > 0) {
+            const take = Math.min(need, buf.length);
+            total += take;
+            need -= take;
+            buf = buf.subarray(take);
+            if (need > 0) break;
+          }
+          if (buf.length < 8) break;
+          need = buf.readUInt32BE(4);
+          buf = buf.subarray(8);
+        }
+        pending = Buffer.from(buf);
+      };
+      s.on('data', (c: Buffer) => {
+        if (!headerDone) {
+          rest = Buffer.concat([rest, c]);
+          const i = rest.indexOf('\r\n\r\n');
+          if (i < 0) return;
+          headerDone = true;
+          feed(rest.subarray(i + 4));
+          return;
+        }
+        feed(c);
+      });
+      s.on('end', () => resolve(total));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await request(socket, 'POST', `/v1.24/containers/${cat}/start`);
+    const chunk = crypto.randomBytes(1 << 20);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < 64; i++) if (!s.write(chunk)) await new Promise((r) => s.once('drain', r));
+    s.end();
+    const got = await payload;
+    const attachMBs = ATT / 1e6 / (Number(process.hrtime.bigint() - t0) / 1e9);
+    if (got !== ATT) throw new Error(`attach returned ${got} bytes`);
+    await request(socket, 'DELETE', `/v1.24/containers/${cat}?force=1`);
+
+    console.log(
+      JSON.stringify(
+        {
+          runs,
+          logs256MiB: { berthLogsMBps: +median(logsMBs).toFixed(0), rawFifoMBps: +median(fifoMBs).toFixed(0), rawOverBerth: +(median(fifoMBs) / median(logsMBs)).toFixed(2) },
+          execStartMs: { berth: +median(execBerth).toFixed(2), raw: +median(execRaw).toFixed(2), ratio: +(median(execBerth) / median(execRaw)).toFixed(2) },
+          attachCat64MiB: { MBps: +attachMBs.toFixed(0) },
+          goals: { berthLogsMBps: '>= 200', rawOverBerth: '<= 2', execRatio: '<= 1.3' },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await daemon.close();
+    await cleanupNamespace(ctr.withNamespace(ns));
+    process.kill(ctd.pid, 'SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
