@@ -206,12 +206,33 @@ export class RegistryService {
       const diffIds = t.img.diffIds;
       // Top layer first, as the engine lists them.
       const order = man.layers.map((l, i) => ({ l, diffId: diffIds[i] ?? l.digest })).reverse();
+      const sameRegistryRepos = [
+        ...new Set(
+          t.img.names
+            .map((n) => {
+              try {
+                return parseReference(n);
+              } catch {
+                return undefined;
+              }
+            })
+            .filter((r): r is Reference => !!r && r.domain === repo.domain && r.path !== repo.path)
+            .map((r) => r.path),
+        ),
+      ];
       for (const { diffId } of order) progress({ status: 'Preparing', progressDetail: {}, id: shortId(diffId) });
       await pool(order, PARALLEL_DOWNLOADS, async ({ l, diffId }) => {
         const sid = shortId(diffId);
         if (await client.blobExists(repo.path, l.digest)) {
           progress({ status: 'Layer already exists', progressDetail: {}, id: sid });
           return;
+        }
+        // The image's other repositories on the same registry: the registry can mount the blob from them.
+        for (const from of sameRegistryRepos) {
+          if (await client.mountBlob(repo.path, l.digest, from).catch(() => false)) {
+            progress({ status: `Mounted from ${from}`, progressDetail: {}, id: sid });
+            return;
+          }
         }
         const show = throttle(l.size);
         await client.uploadBlob(

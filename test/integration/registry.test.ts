@@ -42,6 +42,12 @@ describe('registries', () => {
     expect(pushed[pushed.length - 2].status).toBe(`v1: digest: ${aux.aux.Digest} size: ${aux.aux.Size}`);
     const again = lines((await b.request('POST', `/v1.24/images/${ref}/push?tag=v1`, { headers: { 'X-Registry-Auth': 'e30=' } })).body);
     expect(again.map((m) => m.status)).toContain('Layer already exists');
+    // Another repository of the same registry: the blob is mounted from the first, not uploaded again.
+    expect((await run(['tag', 'busybox', `${open.host}/other/bb:v1`])).code).toBe(0);
+    const mounted = lines((await b.request('POST', `/v1.24/images/${open.host}/other/bb/push?tag=v1`, { headers: { 'X-Registry-Auth': 'e30=' } })).body);
+    expect(mounted.map((m) => m.status)).toContain('Mounted from team/bb');
+    expect(mounted.map((m) => m.status)).not.toContain('Pushed');
+    expect((await run(['rmi', `${open.host}/other/bb:v1`])).code).toBe(0);
 
     // A second berth (its own namespace) pulls: every layer is really downloaded there.
     const before = (await b.request('GET', '/v1.24/images/busybox/json')).json();
