@@ -8,7 +8,7 @@ import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/stream';
 import { conflict, invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
-import { readLogs } from '../services/logs';
+import { readLogs, streamLogs } from '../services/logs';
 import type { ImageService } from '../services/images';
 import type { ContainerRecord } from '../store/containers';
 import { normaliseCreateBody, validateCreate } from '../translate/request/create';
@@ -220,14 +220,12 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   let unsub: (() => void) | undefined;
   if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
   else stopResolve();
-  await readLogs(
+  await streamLogs(
     rec.LogPath,
     { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined },
-    (e) => {
-      const text = (timestamps ? `${e.time} ` : '') + e.log;
-      const b = Buffer.from(text);
-      const ok = out.write(tty ? b : frame(e.stream === 'stdout' ? STDOUT : STDERR, b));
-      if (!ok) return new Promise<void>((r) => (out as NodeJS.WritableStream).once('drain', () => r()));
+    { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') },
+    (b) => {
+      if (!out.write(b)) return new Promise<void>((r) => (out as NodeJS.WritableStream).once('drain', () => r()));
     },
     follow ? { stopped, signal: ac.signal } : undefined,
   );

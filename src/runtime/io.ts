@@ -7,8 +7,9 @@ import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { now } from './clock';
 import { rfc3339Nano } from '../translate/time';
+import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
 
-export type StreamName = 'stdout' | 'stderr';
+export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
 
 export interface IOPaths {
@@ -27,30 +28,48 @@ export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: 
   };
 }
 
-/** Appends json-file lines synchronously, so that what was read from a FIFO is on disk before the next read. */
+/**
+ * Appends json-file lines synchronously, so that what was read from a FIFO is on disk before the next read. A final
+ * partial line is written at once (as the engine writes a partial entry), except for the bytes of a UTF-8
+ * character cut by the read, which wait for the rest of it.
+ */
 export class JsonFileLog {
   private fd: number;
+  private readonly encoder = new LogEncoder();
+  private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
   }
   write(stream: StreamName, chunk: Buffer): void {
-    const time = rfc3339Nano(now());
-    const text = chunk.toString('utf8');
-    let out = '';
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      out += `{"log":${JSON.stringify(text.slice(start, nl + 1))},"stream":"${stream}","time":"${time}"}\n`;
-      start = nl + 1;
+    const held = this.held[stream];
+    if (held) {
+      chunk = Buffer.concat([held, chunk]);
+      this.held[stream] = undefined;
     }
-    if (start < text.length) out += `{"log":${JSON.stringify(text.slice(start))},"stream":"${stream}","time":"${time}"}\n`;
-    if (this.fd >= 0) fs.writeSync(this.fd, out);
+    if (chunk[chunk.length - 1] !== 0x0a) {
+      const cut = incompleteUtf8Tail(chunk);
+      if (cut) {
+        this.held[stream] = Buffer.from(chunk.subarray(chunk.length - cut));
+        chunk = chunk.subarray(0, chunk.length - cut);
+      }
+    }
+    this.append(stream, chunk);
+  }
+  private append(stream: StreamName, chunk: Buffer): void {
+    if (!chunk.length || this.fd < 0) return;
+    const out = this.encoder.encode(chunk, stream, rfc3339Nano(now()));
+    let off = 0;
+    while (off < out.length) off += fs.writeSync(this.fd, out, off, out.length - off);
   }
   /** Idempotent: a second close must not hit the number of an fd opened since (EOF and close() both call it). */
   close(): void {
     if (this.fd < 0) return;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const rest = this.held[stream];
+      this.held[stream] = undefined;
+      if (rest) this.append(stream, rest); // the character never completed: U+FFFD, as the engine writes it
+    }
     const fd = this.fd;
     this.fd = -1;
     try {

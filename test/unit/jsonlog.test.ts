@@ -1,0 +1,88 @@
+// The json-file codec: byte-exact against lines the reference engine (20.10) wrote, and a lossless round trip.
+import * as crypto from 'node:crypto';
+import { decodeLine, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
+import { fixedNano } from '../../src/services/logs';
+
+const T = '2026-11-22T21:50:56.05024842Z';
+const enc = (b: Buffer | string, stream: 'stdout' | 'stderr' = 'stdout') => new LogEncoder().encode(Buffer.from(b as string), stream, T).toString('latin1');
+
+function decodeAll(file: Buffer): { stream: string; log: Buffer; time: string }[] {
+  const text = file.toString('latin1');
+  const out = [];
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    const l = decodeLine(text, start, nl);
+    if (!l) throw new Error(`undecoded line: ${text.slice(start, nl)}`);
+    out.push({ stream: l.stream, log: Buffer.from(l.text, 'latin1'), time: l.time });
+    start = nl + 1;
+  }
+  return out;
+}
+
+describe('json-file encoding', () => {
+  test('escapes exactly as the reference engine wrote them', () => {
+    // printf '<a&b>"\\ \r\b\f\n' ; printf '\342\200\250|\377|\n' ; printf 'x\ty\001z' (from the reference's log file)
+    expect(enc('<a&b>"\\ \r\b\f\n')).toBe(`{"log":"\\u003ca\\u0026b\\u003e\\"\\\\ \\r\\u0008\\u000c\\n","stream":"stdout","time":"${T}"}\n`);
+    expect(new LogEncoder().encode(Buffer.from([0xe2, 0x80, 0xa8, 0x7c, 0xff, 0x7c, 0x0a]), 'stdout', T).toString('latin1')).toBe(`{"log":"\\u2028|\\ufffd|\\n","stream":"stdout","time":"${T}"}\n`);
+    expect(enc('x\ty\x01z', 'stderr')).toBe(`{"log":"x\\u0009y\\u0001z","stream":"stderr","time":"${T}"}\n`);
+  });
+
+  test('one entry per line, a final partial line as its own entry; multibyte text kept as it is', () => {
+    expect(enc('a\nbb\ncé')).toBe([`{"log":"a\\n","stream":"stdout","time":"${T}"}`, `{"log":"bb\\n","stream":"stdout","time":"${T}"}`, `{"log":"cé","stream":"stdout","time":"${Buffer.from(T).toString('latin1')}"}`].map((l) => Buffer.from(l).toString('latin1') + '\n').join(''));
+    expect(JSON.parse(Buffer.from(enc('日本\n'), 'latin1').toString('utf8')).log).toBe('日本\n');
+  });
+
+  test('the output parses as JSON to the same text (valid UTF-8), and decodes byte-exact', () => {
+    const text = 'plain line\n"quoted" \\ back\ttab <html> & 💡 \u2029 end\n\x00\x1f\x7f';
+    const file = Buffer.from(enc(text), 'latin1');
+    const viaJson = file.toString('utf8').trim().split('\n').map((l) => JSON.parse(l).log).join('');
+    expect(viaJson).toBe(text);
+    expect(Buffer.concat(decodeAll(file).map((e) => e.log)).toString('utf8')).toBe(text);
+  });
+
+  test('random ASCII round-trips byte-exact through the fast decoder', () => {
+    const e = new LogEncoder();
+    for (let k = 0; k < 50; k++) {
+      const ascii = Buffer.from(Array.from(crypto.randomBytes(4000), (b) => b & 0x7f));
+      const file = Buffer.from(e.encode(ascii, 'stdout', T));
+      expect(Buffer.concat(decodeAll(file).map((x) => x.log)).equals(ascii)).toBe(true);
+      // …and random bytes (invalid UTF-8 included) decode to what JSON.parse makes of the same lines
+      const bytes = crypto.randomBytes(2000);
+      const lines = Buffer.from(e.encode(bytes, 'stderr', T));
+      const viaJson = lines.toString('utf8').trim().split('\n').map((l) => JSON.parse(l).log).join('');
+      expect(Buffer.concat(decodeAll(lines).map((x) => x.log)).toString('utf8')).toBe(viaJson);
+    }
+  });
+
+  test('an incomplete UTF-8 character at the end of a read is found', () => {
+    const s = Buffer.from('ab€'); // € is 3 bytes
+    expect(incompleteUtf8Tail(s)).toBe(0);
+    expect(incompleteUtf8Tail(s.subarray(0, 4))).toBe(2);
+    expect(incompleteUtf8Tail(s.subarray(0, 3))).toBe(1);
+    expect(incompleteUtf8Tail(Buffer.from('abc'))).toBe(0);
+  });
+});
+
+describe('json-file decoding', () => {
+  test('lines with attrs (written by the engine with log options) are decoded', () => {
+    const line = `{"log":"hi\\n","stream":"stderr","time":"${T}","attrs":{"a":"b"}}`;
+    expect(decodeLine(line, 0, line.length)).toEqual({ stream: 'stderr', text: 'hi\n', time: T, attrs: '{"a":"b"}' });
+  });
+
+  test('other layouts are left to JSON.parse', () => {
+    const line = `{"stream":"stdout","log":"x","time":"${T}"}`;
+    expect(decodeLine(line, 0, line.length)).toBeUndefined();
+  });
+
+  test('escapes written by other encoders decode too: \\t, \\/, surrogate pairs, a lone surrogate', () => {
+    const line = `{"log":"a\\tb\\/c\\ud83d\\udca1\\u00e9\\ud800!","stream":"stdout","time":"${T}"}`;
+    expect(Buffer.from(decodeLine(line, 0, line.length)!.text, 'latin1').toString('utf8')).toBe('a\tb/c💡é\ufffd!');
+  });
+
+  test('timestamps are printed with nine digits, as the engine prints them', () => {
+    expect(fixedNano('2026-11-22T21:50:49.99775933Z')).toBe('2026-11-22T21:50:49.997759330Z');
+    expect(fixedNano('2026-11-22T21:50:49Z')).toBe('2026-11-22T21:50:49.000000000Z');
+  });
+});
