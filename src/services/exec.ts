@@ -124,36 +124,42 @@ export class ExecService {
       apparmorProfile: spec.process.apparmorProfile,
       oomScoreAdj: spec.process.oomScoreAdj,
     };
-    const dir = path.join(this.execRoot, 'fifo', rec.Id);
-    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-    const paths = fifoPaths(dir, `exec-${id.slice(0, 16)}`, { tty: !!cfg.Tty, stdin: !!cfg.AttachStdin });
-    const io = new ContainerIO(paths, null);
-    await io.openOutputs();
-    if (listener) io.subscribe(listener);
-    e.io = io;
+    // A detached exec without a TTY has no reader of its output (the engine discards it): the shim gets no FIFOs
+    // (its stdio is /dev/null), which spares making and opening them.
+    let io: ContainerIO | undefined;
+    let paths = { stdin: '', stdout: '', stderr: '', terminal: false };
+    if (listener || cfg.Tty) {
+      const dir = path.join(this.execRoot, 'fifo', rec.Id);
+      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+      paths = fifoPaths(dir, `exec-${id.slice(0, 16)}`, { tty: !!cfg.Tty, stdin: !!cfg.AttachStdin });
+      io = new ContainerIO(paths, null);
+      await io.openOutputs();
+      if (listener) io.subscribe(listener);
+      e.io = io;
+    }
     try {
       await this.ctr.tasks.Exec({ container_id: rec.Id, exec_id: id, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal, spec: packJSON(OCI_PROCESS_URL, proc) });
       const waited = this.ctr.tasks.Wait({ container_id: rec.Id, exec_id: id });
       waited.catch(() => undefined); // if Start fails below, nobody awaits this one
       const started = await this.ctr.tasks.Start({ container_id: rec.Id, exec_id: id });
-      io.stdinReady = true;
+      if (io) io.stdinReady = true;
       e.pid = started.pid;
       e.running = true;
       this.publish(rec, `exec_start: ${cfg.Cmd.join(' ')}`);
       e.done = (async () => {
         const w = await waited.catch(() => ({ exit_status: 126 }));
-        await Promise.race([io.done, new Promise((r) => setTimeout(r, 2000))]);
+        if (io) await Promise.race([io.done, new Promise((r) => setTimeout(r, 2000))]);
         e.running = false;
         e.exitCode = w.exit_status;
-        io.close();
-        io.removeFifos();
+        io?.close();
+        io?.removeFifos();
         await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);
         this.publish(rec, 'exec_die', { execID: id, exitCode: String(w.exit_status) });
         return w.exit_status;
       })();
     } catch (err) {
-      io.close();
-      io.removeFifos();
+      io?.close();
+      io?.removeFifos();
       e.running = false;
       e.exitCode = 126;
       await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);

@@ -67,5 +67,9 @@ describe('exec against real containerd', () => {
     expect((await b.docker(['exec', '-d', 'ex', 'sleep', '3'], { apiVersion: '1.24' })).code).toBe(0);
     const top = (await b.request('GET', '/v1.24/containers/ex/top')).json();
     expect(top.Processes.some((p: string[]) => p.join(' ').includes('sleep 3'))).toBe(true);
+    // a detached exec has no stdio FIFOs (its output goes nowhere, as with the engine): writing must still work
+    expect((await b.docker(['exec', '-d', 'ex', 'sh', '-c', 'echo lost; echo lost >&2; echo done > /tmp/detached'], { apiVersion: '1.24' })).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await b.docker(['exec', 'ex', 'cat', '/tmp/detached'], { apiVersion: '1.24' })).stdout).toBe('done\n');
   });
 });
