@@ -1,4 +1,5 @@
 // Container endpoints: create, list, inspect, lifecycle, rename, remove, top, resize, attach, logs.
+import * as fs from 'node:fs';
 import type { Response } from 'express';
 import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
@@ -220,7 +221,9 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   let unsub: (() => void) | undefined;
   if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
   else stopResolve();
-  await streamLogs(
+  // Big reads and follows are decoded on the log reader thread, while the main thread keeps capturing output.
+  const big = follow || (await fs.promises.stat(rec.LogPath).then((st) => st.size > 4 << 20, () => false));
+  await (big ? containers.logReader.stream.bind(containers.logReader) : streamLogs)(
     rec.LogPath,
     { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined },
     { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') },

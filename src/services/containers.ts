@@ -2,6 +2,7 @@
 // pause, restart, rename, remove, top, and the exit watcher that keeps state and publishes die exactly once.
 // State lives in containerd (container record, labels, snapshots, tasks) and in berth's store; a restarted berth
 // reconciles the two (see reconcile()).
+import { LogReaderThread } from './logs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -911,7 +912,11 @@ export class ContainerService {
   }
 
   /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
+  /** Decodes big and followed log reads on a thread of its own (see logs-worker). */
+  readonly logReader = new LogReaderThread();
+
   close(): void {
+    this.logReader.close();
     for (const l of this.live.values()) {
       l.io?.close();
       if (l.restartTimer) clearTimeout(l.restartTimer);

@@ -1,6 +1,9 @@
 // Reading a container's json-file log: tail N lines from the end without reading the whole file, since/until
 // filters, and follow by reading what is appended until the container stops.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from './logs-worker';
 import { decodeLine, LineView, StreamName } from '../runtime/jsonlog';
 
 export interface LogEntry {
@@ -213,4 +216,92 @@ function detailsPrefix(attrsJson: string | undefined): string {
 export function fixedNano(time: string): string {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(time);
   return m ? `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}Z` : time;
+}
+
+/**
+ * Runs streamLogs on the log reader thread (logs-worker): started on first use, ended after a quiet spell so an
+ * idle berth holds no extra thread. Falls back to the main thread if the worker cannot run.
+ */
+export class LogReaderThread {
+  private worker?: Worker;
+  private nextRid = 1;
+  private readonly runs = new Map<number, { write: (b: Buffer) => void | Promise<void>; resolve: () => void; reject: (e: Error) => void }>();
+  private idle?: NodeJS.Timeout;
+
+  constructor(private readonly idleMs = 15_000) {}
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // Compiled code runs the compiled worker next to it; the tests (TypeScript through swc) run the build's.
+    const w = new Worker(this.workerFile());
+    w.unref();
+    w.on('message', (m: FromWorker) => {
+      const run = this.runs.get(m.rid);
+      if (!run) return;
+      if (m.type === 'data') {
+        const done = () => this.post({ type: 'ack', rid: m.rid });
+        Promise.resolve(run.write(Buffer.from(m.buf, 0, m.length))).then(done, done);
+        return;
+      }
+      this.runs.delete(m.rid);
+      if (m.type === 'end') run.resolve();
+      else run.reject(new Error(m.message));
+      this.maybeIdle();
+    });
+    const fail = (err: Error) => {
+      if (this.worker !== w) return;
+      this.worker = undefined;
+      for (const r of this.runs.values()) r.reject(err);
+      this.runs.clear();
+    };
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`log reader thread exited (${code})`)));
+    this.worker = w;
+    return w;
+  }
+
+  private post(m: ToWorker): void {
+    this.worker?.postMessage(m);
+  }
+
+  private maybeIdle(): void {
+    if (this.runs.size || this.idle) return;
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.runs.size) return;
+      const w = this.worker;
+      this.worker = undefined;
+      void w?.terminate();
+    }, this.idleMs);
+    this.idle.unref();
+  }
+
+  stream(file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+    if (!fs.existsSync(this.workerFile())) return streamLogs(file, o, fmt, write, follow);
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = undefined;
+    }
+    const w = this.start();
+    const rid = this.nextRid++;
+    return new Promise<void>((resolve, reject) => {
+      this.runs.set(rid, { write, resolve, reject });
+      w.postMessage({ type: 'open', rid, file, o, fmt, follow: !!follow } satisfies ToWorker);
+      if (follow) {
+        void follow.stopped.then(() => this.post({ type: 'stop', rid }));
+        follow.signal.addEventListener('abort', () => this.post({ type: 'abort', rid }));
+      }
+    });
+  }
+
+  private workerFile(): string {
+    return __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/services/logs-worker.js') : path.join(__dirname, 'logs-worker.js');
+  }
+
+  close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    const w = this.worker;
+    this.worker = undefined;
+    void w?.terminate();
+  }
 }

@@ -86,3 +86,28 @@ test('docker attach with --detach-keys: the keys detach and the container keeps 
   expect(st.Running).toBe(true);
   await b.docker(['rm', '-f', 'att']);
 });
+
+test('docker logs -f --tail 5 --since … -t follows to the end; a big log (the reader thread) comes back byte-exact', async () => {
+  const since = Math.floor(Date.now() / 1000) - 60;
+  const script = 'i=1; while [ $i -le 10 ]; do echo line$i; i=$((i+1)); done; sleep 2; echo after >&2; sleep 1; echo last';
+  expect((await b.docker(['run', '-d', '--name', 'lf', '--net', 'none', 'busybox', 'sh', '-c', script], { apiVersion: '1.24' })).code).toBe(0);
+  await new Promise((r) => setTimeout(r, 700));
+  const t0 = Date.now();
+  const f = await dockerRaw(['logs', '-f', '--tail', '5', '--since', String(since), '-t', 'lf']);
+  expect(Date.now() - t0).toBeGreaterThan(1500); // it followed until the container stopped
+  const ts = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z /;
+  const out = f.stdout.toString().trim().split('\n');
+  expect(out.map((l) => l.replace(ts, ''))).toEqual(['line6', 'line7', 'line8', 'line9', 'line10', 'last']);
+  expect(out.every((l) => ts.test(l))).toBe(true);
+  expect(f.stderr.toString().replace(ts, '')).toBe('after\n');
+  await b.docker(['rm', '-f', 'lf']);
+
+  // 12 MB of lines: over the size where logs are decoded on the reader thread
+  const line = 'abcdefghijklmnopqrstuvwxyz<>&"\\0123456789';
+  expect((await b.docker(['run', '--name', 'big', '--net', 'none', 'busybox', 'sh', '-c', `yes '${line}' | head -c 12000000`], { apiVersion: '1.24' })).code).toBe(0);
+  const want = Buffer.from(`${line}\n`.repeat(Math.ceil(12_000_000 / (line.length + 1)))).subarray(0, 12_000_000);
+  const got = await dockerRaw(['logs', 'big']);
+  expect(got.stdout.length).toBe(want.length);
+  expect(sha(got.stdout)).toBe(sha(want));
+  await b.docker(['rm', '-f', 'big']);
+});

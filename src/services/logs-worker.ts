@@ -1,0 +1,64 @@
+// The log reader thread: decodes json-file logs into the endpoint's byte stream off the main thread, so that a
+// big or followed `logs` request and the capture of the container's output (on the main thread) run on two cores.
+// Messages from the main thread: open, ack (a chunk was written out), stop (the container stopped: read what is
+// left, then end), abort (the client went away). To the main thread: data (a transferred buffer), end, error.
+import { parentPort } from 'node:worker_threads';
+import { LogReadOptions, LogStreamFormat, streamLogs } from './logs';
+
+export type ToWorker =
+  | { type: 'open'; rid: number; file: string; o: LogReadOptions; fmt: LogStreamFormat; follow: boolean }
+  | { type: 'ack' | 'stop' | 'abort'; rid: number };
+export type FromWorker = { type: 'data'; rid: number; buf: ArrayBuffer; length: number } | { type: 'end'; rid: number } | { type: 'error'; rid: number; message: string };
+
+/** Chunks handed over but not yet written out by the main thread: decoding runs one chunk ahead of the socket. */
+const MAX_IN_FLIGHT = 2;
+
+interface Run {
+  stop: () => void;
+  ac: AbortController;
+  inFlight: number;
+  wake?: () => void;
+}
+
+const port = parentPort;
+if (port) {
+  const runs = new Map<number, Run>();
+  const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
+  port.on('message', (m: ToWorker) => {
+    if (m.type === 'open') {
+      let stop!: () => void;
+      const stopped = new Promise<void>((r) => (stop = r));
+      const run: Run = { stop, ac: new AbortController(), inFlight: 0 };
+      runs.set(m.rid, run);
+      streamLogs(
+        m.file,
+        m.o,
+        m.fmt,
+        async (b) => {
+          if (run.ac.signal.aborted) return;
+          // The chunk's own buffer is transferred, not copied (small ones may be views of a shared pool: copied).
+          const ab = b.buffer as ArrayBuffer;
+          const own = b.byteOffset === 0 && b.length > Buffer.poolSize; // larger than the pool: its own memory
+          const buf = own ? ab : ab.slice(b.byteOffset, b.byteOffset + b.length);
+          run.inFlight++;
+          post({ type: 'data', rid: m.rid, buf, length: b.length }, [buf]);
+          if (run.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => (run.wake = r));
+        },
+        m.follow ? { stopped, signal: run.ac.signal } : undefined,
+      ).then(
+        () => post({ type: 'end', rid: m.rid }),
+        (err: Error) => post({ type: 'error', rid: m.rid, message: err.message }),
+      ).finally(() => runs.delete(m.rid));
+      return;
+    }
+    const run = runs.get(m.rid);
+    if (!run) return;
+    if (m.type === 'ack') run.inFlight--;
+    else if (m.type === 'stop') run.stop();
+    else run.ac.abort();
+    if (m.type !== 'stop' && run.inFlight < MAX_IN_FLIGHT) {
+      run.wake?.();
+      run.wake = undefined;
+    }
+  });
+}
