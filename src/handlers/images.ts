@@ -54,9 +54,13 @@ export function imageRoutes(images: ImageService): Route[] {
         if (dangling?.some((d) => !['true', 'false', '1', '0'].includes(d.toLowerCase()))) throw invalidParameter(`Invalid filter 'dangling=${dangling[0]}'`);
         const name = queryString(req, 'filter');
         let list = await images.list();
+        // Untagged images that others were committed from are intermediate: shown with all=1 only, never dangling.
+        const parents = new Set(list.map((i) => i.parent).filter(Boolean));
+        const intermediate = (i: ResolvedImage) => i.repoTags.length === 0 && i.repoDigests.length === 0 && parents.has(i.id);
+        if (!queryBool(req, 'all')) list = list.filter((i) => !intermediate(i));
         if (dangling?.length) {
           const want = ['true', '1'].includes(dangling[0].toLowerCase());
-          list = list.filter((i) => (i.repoTags.length === 0) === want);
+          list = list.filter((i) => (i.repoTags.length === 0 && !parents.has(i.id)) === want);
         }
         const labels = filters.get('label');
         if (labels?.length) list = list.filter((i) => labelMatch(i, labels));

@@ -93,6 +93,7 @@ export class CommitService {
           diffIds: config.rootfs.diff_ids,
           layers: [...baseManifest.layers, layer],
           names,
+          parent: base.id,
         });
         this.events.publish('container', 'commit', rec.Id, {
           comment: o.comment ?? '',

@@ -24,6 +24,8 @@ const MT_CONFIG = 'application/vnd.oci.image.config.v1+json';
 const MT_LAYER = 'application/vnd.oci.image.layer.v1.tar';
 const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 const LABEL_SIZE = 'berth.size';
+/** The image a commit started from (the engine's Parent; pulled and loaded images have none). */
+const LABEL_PARENT = 'berth.parent';
 
 export interface OCIImageConfig {
   architecture?: string;
@@ -51,6 +53,8 @@ export interface ResolvedImage {
   size: number;
   created: string;
   manifestDigest: string;
+  /** The image this one was committed from, '' if none. */
+  parent: string;
 }
 
 export interface LayerDesc {
@@ -155,6 +159,7 @@ export class ImageService {
       size,
       created: config.created ?? '0001-01-01T00:00:00Z',
       manifestDigest: images[0]?.target?.digest ?? '',
+      parent: images.map((i) => i.labels?.[LABEL_PARENT]).find(Boolean) ?? '',
     };
   }
 
@@ -266,7 +271,7 @@ export class ImageService {
    */
   async storeImage(
     lease: string,
-    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void; ready?: (i: number) => Promise<void> },
+    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; parent?: string; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void; ready?: (i: number) => Promise<void> },
   ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
     const configDigest = sha256Digest(o.configBytes);
     const chain = chainIds(o.diffIds);
@@ -293,7 +298,8 @@ export class ImageService {
     await this.ctr.content.Update({ info: { digest: manifestDigest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, { lease });
     const target = { media_type: manifest.mediaType, digest: manifestDigest, size: String(manifest.bytes.length) };
     const names = o.names.length ? o.names : [danglingName(configDigest)];
-    for (const name of names) await this.setName(name, target, { [LABEL_SIZE]: String(size) }, configDigest, lease);
+    const imageLabels: Record<string, string> = { [LABEL_SIZE]: String(size), ...(o.parent ? { [LABEL_PARENT]: o.parent } : {}) };
+    for (const name of names) await this.setName(name, target, imageLabels, configDigest, lease);
     // An image that gains a tag is no longer dangling.
     if (o.names.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
     return { id: configDigest, size, manifestDigest, manifestSize: manifest.bytes.length };
@@ -478,6 +484,9 @@ export class ImageService {
     if (!byName && tags.length > 1 && !opts.force) {
       throw conflict(`conflict: unable to delete ${shortId(img.id)} (must be forced) - image is referenced in multiple repositories`);
     }
+    // An image that others were committed from stays (as <none>) while they exist, as with the engine.
+    const hasChildren = (await this.list()).some((i) => i.parent === img.id);
+    if (hasChildren && !byName) throw conflict(`conflict: unable to delete ${shortId(img.id)} (cannot be forced) - image has dependent child images`);
     if (users.length) {
       const running = users.find((u) => u.running);
       if (running && !opts.force) throw conflict(`conflict: unable to delete ${shortId(img.id)} (cannot be forced) - image is being used by running container ${shortId(running.id)}`);
@@ -491,11 +500,24 @@ export class ImageService {
       if (tags.length) await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
       return out;
     }
+    if (hasChildren) {
+      const kept = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+      for (const t of tags) await untag(t);
+      await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
+      return out;
+    }
     for (const t of tags) await untag(t);
     for (const n of img.names.filter(isDanglingName)) await this.ctr.images.Delete({ name: n, sync: false }).catch(() => undefined);
     out.push({ Deleted: img.id });
-    if (!opts.noprune) for (const d of [...img.diffIds].reverse()) out.push({ Deleted: d });
+    const parent = img.parent ? await this.resolve(img.parent).catch(() => undefined) : undefined;
+    // The layers this image added (a parent's stay with the parent).
+    if (!opts.noprune) for (const d of img.diffIds.slice(parent?.diffIds.length ?? 0).reverse()) out.push({ Deleted: d });
     this.deps.events.publish('image', 'delete', img.id, { name: img.id });
+    // Pruning: an untagged parent left without children and containers goes too, as with the engine.
+    if (!opts.noprune && parent && !parent.repoTags.length && !parent.repoDigests.length) {
+      const orphan = !(await this.list()).some((i) => i.parent === parent.id) && !((await this.deps.containersUsing?.(parent.id)) ?? []).length;
+      if (orphan) out.push(...(await this.remove(parent.id, opts)));
+    }
     return out;
   }
 }

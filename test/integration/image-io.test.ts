@@ -49,6 +49,34 @@ test('commit -c: the container’s own changes (not its init layer) become a lay
   await run(['rm', 'src']);
 });
 
+test('commit parent chain: Parent/ParentId, an untagged parent stays as an intermediate image, 409 by id, pruned with its last child', async () => {
+  const base = (await b.request('GET', '/v1.24/images/busybox/json')).json().Id;
+  expect((await run(['run', '--name', 'p1', 'busybox', 'sh', '-c', 'echo 1 > /one'])).code).toBe(0);
+  const mid = (await run(['commit', 'p1', 'mid:1'])).stdout.trim();
+  expect((await run(['run', '--name', 'p2', 'mid:1', 'sh', '-c', 'echo 2 > /two'])).code).toBe(0);
+  const top = (await run(['commit', 'p2', 'top:1'])).stdout.trim();
+  await run(['rm', 'p1', 'p2']);
+  expect((await b.request('GET', '/v1.24/images/mid:1/json')).json().Parent).toBe(base);
+  expect((await b.request('GET', '/v1.24/images/top:1/json')).json().Parent).toBe(mid);
+  const list = (await b.request('GET', '/v1.24/images/json')).json();
+  expect(list.find((i: { Id: string }) => i.Id === top).ParentId).toBe(mid);
+  // untagging the parent keeps it: hidden from the list but with all=1, and not dangling
+  expect((await b.request('DELETE', '/v1.24/images/mid:1')).json()).toEqual([{ Untagged: 'mid:1' }]);
+  const ids = async (q: string) => (await b.request('GET', `/v1.24/images/json${q}`)).json().map((i: { Id: string }) => i.Id);
+  expect(await ids('')).not.toContain(mid);
+  expect(await ids('?all=1')).toContain(mid);
+  expect(await ids(`?filters=${encodeURIComponent('{"dangling":["true"]}')}`)).not.toContain(mid);
+  const byId = await b.request('DELETE', `/v1.24/images/${mid.slice(7, 19)}?force=1`);
+  expect(byId.status).toBe(409);
+  expect(byId.json().message).toBe(`conflict: unable to delete ${mid.slice(7, 19)} (cannot be forced) - image has dependent child images`);
+  // removing the child removes the untagged parent too (its layers stay with busybox)
+  const gone = (await b.request('DELETE', '/v1.24/images/top:1')).json();
+  expect(gone.filter((d: { Deleted?: string }) => d.Deleted === top || d.Deleted === mid)).toHaveLength(2);
+  expect(gone[0]).toEqual({ Untagged: 'top:1' });
+  expect((await b.request('GET', `/v1.24/images/${mid}/json`)).status).toBe(404);
+  expect((await b.request('GET', '/v1.24/images/busybox/json')).status).toBe(200);
+});
+
 test('save | load round trip with the CLI: several images, tags and ids, the repositories file', async () => {
   expect((await run(['tag', 'busybox', 'other/bb:2'])).code).toBe(0);
   const saved = await b.request('GET', '/v1.24/images/get?names=busybox&names=other/bb:2');

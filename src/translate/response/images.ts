@@ -40,7 +40,7 @@ export function toImageContainerConfig(c: Record<string, any> | undefined): Reco
 export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     Id: img.id,
-    ParentId: '',
+    ParentId: img.parent,
     RepoTags: img.repoTags.length ? img.repoTags : ['<none>:<none>'],
   };
   if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? [] : ['<none>@<none>'];
@@ -57,7 +57,7 @@ export function toImageInspect(img: ResolvedImage, snapshotter: string): Record<
     Id: img.id,
     RepoTags: img.repoTags,
     RepoDigests: img.repoDigests,
-    Parent: '',
+    Parent: img.parent,
     Comment: c.comment ?? c.history?.[c.history.length - 1]?.comment ?? '',
     Created: c.created ?? '0001-01-01T00:00:00Z',
     Container: c.container ?? '',
