@@ -40,9 +40,10 @@ export function toImageContainerConfig(c: Record<string, any> | undefined): Reco
 export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     Id: img.id,
-    ParentId: img.parent,
-    RepoTags: img.repoTags.length ? img.repoTags : ['<none>:<none>'],
   };
+  // The spec: "ParentId string (absent for root images)" (the 20.10 reference sends "" there; the spec wins).
+  if (img.parent) out.ParentId = img.parent;
+  out.RepoTags = img.repoTags.length ? img.repoTags : ['<none>:<none>'];
   if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? [] : ['<none>@<none>'];
   out.Created = toUnix(img.created);
   out.Size = img.size;
