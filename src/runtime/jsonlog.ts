@@ -4,68 +4,36 @@
 // files written by the engine may carry `,"attrs":{…}` before the closing brace). A container printing short lines
 // makes millions of them, and per-line JSON.stringify/JSON.parse plus a socket write per entry held the log path
 // to about 20 MB/s. Here bytes are viewed as latin1 strings (one char per byte, converted natively both ways), so
-// the scans are the engine's native string search and regular expressions rather than JS loops over bytes.
+// the scans are the engine's native string search and regular expressions rather than JS loops over bytes; only
+// output with much to escape (binary data) goes byte by byte, through a table.
 import { isUtf8 } from 'node:buffer';
 
 export type StreamName = 'stdout' | 'stderr';
 
 const HEAD = Buffer.from('{"log":"');
-const HEX = Buffer.from('0123456789abcdef');
-
 // What the engine's json-file writer escapes (moby's jsonlog, ffjson style): `"` `\` \n \r as short escapes, other
-// control characters and `<` `>` `&` as \u00XX, U+2028/U+2029 as \u2028/\u2029, each invalid UTF-8 byte as
-// \ufffd; every other byte as it is. ACTION: 0 plain, 1 escape this byte, 2 maybe U+2028/9 (0xE2), 3 a non-ASCII
-// lead or stray byte (validated only when the chunk is not valid UTF-8).
-const PLAIN = 0;
-const ESCAPE = 1;
-const E2 = 2;
-const HIGH = 3;
-const ACTION_VALID = new Uint8Array(256);
-for (let i = 0; i < 0x20; i++) ACTION_VALID[i] = ESCAPE;
-for (const c of [0x22, 0x5c, 0x3c, 0x3e, 0x26]) ACTION_VALID[c] = ESCAPE;
-ACTION_VALID[0xe2] = E2;
-const ACTION_INVALID = Uint8Array.from(ACTION_VALID);
-for (let i = 0x80; i < 0x100; i++) ACTION_INVALID[i] = HIGH;
+// control characters and `<` `>` `&` as \u00XX, U+2028/U+2029 as \u2028/\u2029, invalid UTF-8 as \ufffd; every
+// other byte as it is. The patterns run over a latin1 view of valid UTF-8; newlines apart (they end entries).
 const SHORT_ESCAPE: Record<number, number> = { 0x0a: 0x6e, 0x0d: 0x72, 0x22: 0x22, 0x5c: 0x5c };
-const REPLACEMENT_ESCAPE = Buffer.from('\\ufffd');
 const HEAD_S = '{"log":"';
-// The same set over a latin1 view of valid UTF-8, newlines apart (they end entries).
 const NEEDS_ESCAPE = /[\x00-\x09\x0b-\x1f"\\<>&]/; // a plain class: the fast scan
-const ESCAPES = /[\x00-\x09\x0b-\x1f"\\<>&]|\xe2\x80[\xa8\xa9]/g;
 const needsEscape = (text: string) => NEEDS_ESCAPE.test(text) || (text.includes('\xe2\x80') && /\xe2\x80[\xa8\xa9]/.test(text));
 function escapeOne(m: string): string {
-  if (m.length === 3) return m.charCodeAt(2) === 0xa8 ? '\\u2028' : '\\u2029';
   const c = m.charCodeAt(0);
   const short = SHORT_ESCAPE[c];
   if (short !== undefined) return '\\' + String.fromCharCode(short);
   return '\\u00' + (c < 16 ? '0' : '') + c.toString(16);
 }
 
-/** Length of the valid UTF-8 sequence at `i` (Go's utf8.DecodeRune rules), 0 when it is invalid. */
-function utf8SequenceAt(b: Buffer, i: number, end: number): number {
-  const c = b[i];
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < end && b[i + k] >= lo && b[i + k] <= hi;
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-  if ((c >= 0xe1 && c <= 0xec) || c === 0xee || c === 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (c === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0; // no surrogates
-  if (c === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
+// The escape of each ASCII byte that has one (undefined: written as it is).
+const ESCAPE_OF: (Buffer | undefined)[] = [];
+for (let c = 0; c < 0x80; c++) {
+  const special = c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26;
+  ESCAPE_OF[c] = special ? Buffer.from(escapeOne(String.fromCharCode(c)), 'latin1') : undefined;
 }
-
-/** Buffer.copy costs a native call each time: short runs (most log lines) are copied byte by byte. */
-function copyBytes(src: Uint8Array, start: number, end: number, dst: Uint8Array, at: number): number {
-  const n = end - start;
-  if (n > 96) {
-    dst.set(src.subarray(start, end), at);
-    return n;
-  }
-  for (let k = 0; k < n; k++) dst[at + k] = src[start + k];
-  return n;
-}
+const ESC_2028 = Buffer.from('\\u2028');
+const ESC_2029 = Buffer.from('\\u2029');
+const ESC_FFFD = Buffer.from('\\ufffd');
 
 /** Length of an incomplete UTF-8 sequence at the end of `b` (0 when it ends on a character boundary). */
 export function incompleteUtf8Tail(b: Buffer): number {
@@ -87,9 +55,13 @@ export class LogEncoder {
   private scratch = Buffer.allocUnsafe(256 * 1024);
 
   encode(chunk: Buffer, stream: StreamName, time: string): Buffer {
-    if (!isUtf8(chunk)) return this.encodeBytes(chunk, stream, time, ACTION_INVALID);
-    let text = chunk.toString('latin1');
-    if (needsEscape(text)) text = text.replace(ESCAPES, escapeOne);
+    if (isUtf8(chunk) && !needsEscape(chunk.toString('latin1'))) return this.encodePlain(chunk, stream, time);
+    return this.encodeEscaped(chunk, stream, time);
+  }
+
+  /** Nothing to escape but newlines: native string replacement over a latin1 view. */
+  private encodePlain(chunk: Buffer, stream: StreamName, time: string): Buffer {
+    const text = chunk.toString('latin1');
     const rest = `","stream":"${stream}","time":"${time}"}\n`;
     let out = HEAD_S + text.replaceAll('\n', '\\n' + rest + HEAD_S);
     out = text.endsWith('\n') ? out.slice(0, out.length - HEAD_S.length) : out + rest;
@@ -97,62 +69,67 @@ export class LogEncoder {
     return this.scratch.subarray(0, this.scratch.write(out, 0, 'latin1'));
   }
 
-  /** Byte by byte, for a chunk that is not valid UTF-8 (each invalid byte becomes \ufffd). */
-  private encodeBytes(chunk: Buffer, stream: StreamName, time: string, action: Uint8Array): Buffer {
-    const tail = Buffer.from(`","stream":"${stream}","time":"${time}"}\n`);
-    // Worst case: every byte a 6-byte escape and a line of its own.
-    const worst = chunk.length * 6 + (chunk.length + 1) * (HEAD.length + tail.length);
+  /**
+   * Byte by byte, through tables (binary output, much to escape, invalid UTF-8): each invalid byte becomes \ufffd
+   * as Go's decoder sees it (an invalid or truncated sequence gives up one byte at a time).
+   */
+  private encodeEscaped(b: Buffer, stream: StreamName, time: string): Buffer {
+    const rest = Buffer.from(`","stream":"${stream}","time":"${time}"}\n`);
+    const worst = b.length * 6 + (b.length + 1) * (HEAD.length + rest.length + 2);
     if (this.scratch.length < worst) this.scratch = Buffer.allocUnsafe(Math.max(worst, this.scratch.length * 2));
     const out = this.scratch;
     let o = 0;
-    let lineOpen = false;
-    let run = 0; // start of the current run of plain bytes
-    const n = chunk.length;
+    let open = false;
+    const n = b.length;
     for (let i = 0; i < n; i++) {
-      if (!lineOpen) {
-        o += copyBytes(HEAD, 0, HEAD.length, out, o);
-        lineOpen = true;
+      if (!open) {
+        for (let k = 0; k < HEAD.length; k++) out[o++] = HEAD[k];
+        open = true;
       }
-      const c = chunk[i];
-      const a = action[c];
-      if (a === PLAIN) continue;
-      if (a === E2 || a === HIGH) {
-        const len = a === HIGH ? utf8SequenceAt(chunk, i, n) : 3;
-        if (len > 0 && !(c === 0xe2 && chunk[i + 1] === 0x80 && (chunk[i + 2] === 0xa8 || chunk[i + 2] === 0xa9))) {
-          i += len - 1; // a valid character, copied with the run
+      const c = b[i];
+      if (c < 0x80) {
+        const e = ESCAPE_OF[c];
+        if (e === undefined) {
+          out[o++] = c;
           continue;
         }
-        if (i > run) o += copyBytes(chunk, run, i, out, o);
-        if (len > 0) {
-          o += out.write(chunk[i + 2] === 0xa8 ? '\\u2028' : '\\u2029', o, 'latin1');
-          i += 2;
-        } else o += copyBytes(REPLACEMENT_ESCAPE, 0, REPLACEMENT_ESCAPE.length, out, o);
-        run = i + 1;
+        for (let k = 0; k < e.length; k++) out[o++] = e[k];
+        if (c === 0x0a) {
+          for (let k = 0; k < rest.length; k++) out[o++] = rest[k];
+          open = false;
+        }
         continue;
       }
-      if (i > run) o += copyBytes(chunk, run, i, out, o);
-      run = i + 1;
-      const short = SHORT_ESCAPE[c];
-      out[o++] = 0x5c;
-      if (short !== undefined) out[o++] = short;
-      else {
-        out[o++] = 0x75; // \u00XX
-        out[o++] = 0x30;
-        out[o++] = 0x30;
-        out[o++] = HEX[c >> 4];
-        out[o++] = HEX[c & 15];
+      const len = utf8Length(b, i, n);
+      if (len === 0) {
+        for (let k = 0; k < 6; k++) out[o++] = ESC_FFFD[k];
+        continue;
       }
-      if (c === 0x0a) {
-        o += copyBytes(tail, 0, tail.length, out, o);
-        lineOpen = false;
-      }
+      if (c === 0xe2 && b[i + 1] === 0x80 && (b[i + 2] === 0xa8 || b[i + 2] === 0xa9)) {
+        const esc = b[i + 2] === 0xa8 ? ESC_2028 : ESC_2029;
+        for (let k = 0; k < 6; k++) out[o++] = esc[k];
+      } else for (let k = 0; k < len; k++) out[o++] = b[i + k];
+      i += len - 1;
     }
-    if (lineOpen) {
-      if (n > run) o += copyBytes(chunk, run, n, out, o);
-      o += copyBytes(tail, 0, tail.length, out, o);
-    }
+    if (open) for (let k = 0; k < rest.length; k++) out[o++] = rest[k];
     return out.subarray(0, o);
   }
+}
+
+/** Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is at `i` (Go's rules), 0 when invalid. */
+function utf8Length(b: Buffer, i: number, end: number): number {
+  const c = b[i];
+  if (c < 0xc2 || c > 0xf4) return 0;
+  const c1 = i + 1 < end ? b[i + 1] : 0;
+  if (c < 0xe0) return (c1 & 0xc0) === 0x80 ? 2 : 0;
+  const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+  const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+  if (c1 < lo || c1 > hi) return 0;
+  const c2 = i + 2 < end ? b[i + 2] : 0;
+  if ((c2 & 0xc0) !== 0x80) return 0;
+  if (c < 0xf0) return 3;
+  const c3 = i + 3 < end ? b[i + 3] : 0;
+  return (c3 & 0xc0) === 0x80 ? 4 : 0;
 }
 
 /** One decoded line: `text` is the log's bytes as a latin1 string (one char per byte). */
