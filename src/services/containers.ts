@@ -27,7 +27,8 @@ import { CreateRequest, mergeImageConfig, validateName } from '../translate/requ
 import { fromProtoTime, rfc3339Nano } from '../translate/time';
 import type { ImageService, ResolvedImage } from './images';
 import { SNAPSHOTTER } from './images';
-import { layerDirs, readLayered, resolveUser } from './rootfs';
+import { layerDirs, MountLike, readLayered, resolveUser } from './rootfs';
+import { contentSize } from '../fs/usage';
 import { parseSignal } from './signals';
 
 const execFileP = promisify(execFile);
@@ -165,6 +166,8 @@ export class ContainerService {
       const hc = { ...req.hostConfig };
       if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = { Type: 'json-file', Config: hc.LogConfig?.Config ?? {} };
       if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
+      // The engine's default swap limit, recorded at create: twice the memory limit.
+      if (hc.Memory && hc.Memory > 0 && !hc.MemorySwap) hc.MemorySwap = hc.Memory * 2;
       if (hc.NetworkMode === 'default') hc.NetworkMode = 'default';
       const argv = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
       const rec: ContainerRecord = {
@@ -408,8 +411,12 @@ export class ContainerService {
 
   /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */
   async sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> {
-    const usage = await this.ctr.snapshots.Usage({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => undefined);
-    const sizeRw = Number(usage?.size ?? 0);
+    // What the container wrote, counted as the engine does (file sizes; the snapshotter's usage also counts the
+    // directories' blocks, so an untouched container would not be 0).
+    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => ({ mounts: [] }));
+    const upper = layerDirs(mounts as MountLike[]).upper;
+    const usage = upper ? undefined : await this.ctr.snapshots.Usage({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => undefined);
+    const sizeRw = upper ? await contentSize(upper) : Number(usage?.size ?? 0);
     const img = await this.d.images.resolve(rec.Image).catch(() => undefined);
     return { sizeRw, sizeRootFs: sizeRw + (img?.size ?? 0) };
   }

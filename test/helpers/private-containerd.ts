@@ -12,7 +12,9 @@ export interface PrivateContainerd {
   pid: number;
 }
 
-export const STATE_FILE = path.join(os.tmpdir(), 'berth-test-containerd.json');
+// One per jest run (globalSetup and globalTeardown run in jest's parent process): two runs on one machine must not
+// stop each other's containerd.
+export const STATE_FILE = path.join(os.tmpdir(), `berth-test-containerd-${process.pid}.json`);
 
 export async function startPrivateContainerd(): Promise<PrivateContainerd> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-ctd-'));

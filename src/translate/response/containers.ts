@@ -23,6 +23,8 @@ export function humanDuration(ms: number): string {
 }
 
 const parseMs = (t: string): number => Date.parse(t);
+/** Go's zero time: StartedAt of a container that never started. */
+const NEVER = '0001-01-01T00:00:00Z';
 
 export function statusText(rec: ContainerRecord, nowMs: number): string {
   const st = rec.State;
@@ -33,7 +35,7 @@ export function statusText(rec: ContainerRecord, nowMs: number): string {
     return st.Paused ? `${up} (Paused)` : up + healthSuffix(st.Health);
   }
   if (st.Restarting) return `Restarting (${st.ExitCode}) ${humanDuration(nowMs - parseMs(st.FinishedAt))} ago`;
-  if (st.StartedAt === '0001-01-01T00:00:00Z') return 'Created';
+  if (st.StartedAt === NEVER) return 'Created';
   return `Exited (${st.ExitCode}) ${humanDuration(nowMs - parseMs(st.FinishedAt))} ago`;
 }
 
@@ -67,11 +69,17 @@ function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unkn
   if (c.ExposedPorts && Object.keys(c.ExposedPorts).length) out.ExposedPorts = c.ExposedPorts;
   Object.assign(out, { Tty: !!c.Tty, OpenStdin: !!c.OpenStdin, StdinOnce: !!c.StdinOnce, Env: c.Env ?? null, Cmd: c.Cmd ?? null });
   if (c.Healthcheck && supports(v, 'Healthcheck')) out.Healthcheck = c.Healthcheck;
-  Object.assign(out, { Image: c.Image ?? '', Volumes: c.Volumes ?? null, WorkingDir: c.WorkingDir ?? '', Entrypoint: c.Entrypoint ?? null, OnBuild: c.OnBuild ?? null, Labels: c.Labels ?? {} });
+  Object.assign(out, { Image: c.Image ?? '', Volumes: c.Volumes ?? null, WorkingDir: c.WorkingDir ?? '', Entrypoint: c.Entrypoint ?? null });
+  // From 1.21 the engine's Config leaves these two out when unset (omitempty); up to 1.20 they are always shown below.
+  if (supports(v, 'InspectConfigOmitsUnsetNetwork')) {
+    if (c.NetworkDisabled) out.NetworkDisabled = true;
+    if (c.MacAddress) out.MacAddress = c.MacAddress;
+  }
+  Object.assign(out, { OnBuild: c.OnBuild ?? null, Labels: c.Labels ?? {} });
   if (c.StopSignal && supports(v, 'StopSignal')) out.StopSignal = c.StopSignal;
   if (supports(v, 'ConfigPortSpecs')) out.PortSpecs = null;
-  if (!supports(v, 'CustomNetworks')) Object.assign(out, { MacAddress: c.MacAddress ?? '', NetworkDisabled: !!c.NetworkDisabled, ExposedPorts: c.ExposedPorts ?? null, VolumeDriver: rec.HostConfig.VolumeDriver ?? '' });
-  if (supports(v, 'CreateResourcesInConfig')) {
+  if (!supports(v, 'InspectConfigOmitsUnsetNetwork')) Object.assign(out, { MacAddress: c.MacAddress ?? '', NetworkDisabled: !!c.NetworkDisabled, ExposedPorts: c.ExposedPorts ?? null, VolumeDriver: rec.HostConfig.VolumeDriver ?? '' });
+  if (supports(v, 'InspectConfigResources')) {
     const hc = rec.HostConfig;
     Object.assign(out, { Memory: hc.Memory ?? 0, MemorySwap: hc.MemorySwap ?? 0, CpuShares: hc.CpuShares ?? 0, Cpuset: hc.CpusetCpus ?? '' });
   }
@@ -85,19 +93,20 @@ function inspectHostConfig(rec: ContainerRecord): Record<string, unknown> {
     ContainerIDFile: hc.ContainerIDFile ?? '',
     LogConfig: hc.LogConfig ?? { Type: 'json-file', Config: {} },
     NetworkMode: hc.NetworkMode ?? 'default',
-    PortBindings: hc.PortBindings ?? {},
+    PortBindings: hc.PortBindings ?? null,
     RestartPolicy: hc.RestartPolicy ?? { Name: 'no', MaximumRetryCount: 0 },
     AutoRemove: !!hc.AutoRemove,
     VolumeDriver: hc.VolumeDriver ?? '',
     VolumesFrom: hc.VolumesFrom ?? null,
     CapAdd: hc.CapAdd ?? null,
     CapDrop: hc.CapDrop ?? null,
-    Dns: hc.Dns ?? [],
-    DnsOptions: hc.DnsOptions ?? [],
-    DnsSearch: hc.DnsSearch ?? [],
+    Dns: hc.Dns ?? null,
+    DnsOptions: hc.DnsOptions ?? null,
+    DnsSearch: hc.DnsSearch ?? null,
     ExtraHosts: hc.ExtraHosts ?? null,
     GroupAdd: hc.GroupAdd ?? null,
-    IpcMode: hc.IpcMode || 'private',
+    // The engine's default for API clients before 1.40: a private namespace that others may join (container:<id>).
+    IpcMode: hc.IpcMode || 'shareable',
     Cgroup: hc.Cgroup ?? '',
     Links: hc.Links ?? null,
     OomScoreAdj: hc.OomScoreAdj ?? 0,
@@ -128,14 +137,13 @@ function inspectHostConfig(rec: ContainerRecord): Record<string, unknown> {
     CpuQuota: hc.CpuQuota ?? 0,
     CpusetCpus: hc.CpusetCpus ?? '',
     CpusetMems: hc.CpusetMems ?? '',
-    Devices: hc.Devices ?? [],
-    DiskQuota: hc.DiskQuota ?? 0,
+    Devices: hc.Devices ?? null,
     KernelMemory: hc.KernelMemory ?? 0,
     MemoryReservation: hc.MemoryReservation ?? 0,
     MemorySwap: hc.MemorySwap ?? 0,
-    MemorySwappiness: hc.MemorySwappiness ?? -1,
+    MemorySwappiness: hc.MemorySwappiness ?? null,
     OomKillDisable: !!hc.OomKillDisable,
-    PidsLimit: hc.PidsLimit ?? 0,
+    PidsLimit: hc.PidsLimit ?? null,
     Ulimits: hc.Ulimits ?? null,
     CpuCount: hc.CpuCount ?? 0,
     CpuPercent: hc.CpuPercent ?? 0,
@@ -164,7 +172,8 @@ function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<
   if (ep && !PREDEFINED_NETWORKS.includes(name)) aliases = [...(aliases ?? []), rec.Id.slice(0, 12)];
   return {
     IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null, Aliases: inspect ? aliases : null,
-    NetworkID: cfg?.NetworkID ?? '', EndpointID: ep?.endpointId ?? '',
+    // The engine fills NetworkID in when the container first joins the network, at its first start.
+    NetworkID: rec.State.StartedAt !== NEVER ? (cfg?.NetworkID ?? '') : '', EndpointID: ep?.endpointId ?? '',
     Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0,
     IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: ep?.mac ?? '',
   };
@@ -196,7 +205,8 @@ function listPorts(rec: ContainerRecord): Record<string, unknown>[] {
 function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
   const eps = Object.values(rec.Endpoints ?? {});
   const ep = rec.Endpoints?.bridge;
-  const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: portsOf(rec) };
+  const ports = !rec.State.Running && supports(v, 'InspectPortsNullWhenStopped') ? null : portsOf(rec);
+  const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: ports };
   if (supports(v, 'InspectPortMapping')) out.PortMapping = null;
   if (supports(v, 'InspectNetworks')) {
     Object.assign(out, {
@@ -210,6 +220,7 @@ function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<str
 
 export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: ShapeExtras = {}): Record<string, unknown> {
   const st = rec.State;
+  const started = st.StartedAt !== NEVER;
   const state: Record<string, unknown> = {};
   if (supports(v, 'InspectStateDeadStatus')) state.Status = stateName(rec);
   Object.assign(state, { Running: st.Running, Paused: st.Paused, Restarting: st.Restarting, OOMKilled: st.OOMKilled });
@@ -223,10 +234,11 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
     Args: rec.Args,
     State: state,
     Image: rec.Image,
-    ResolvConfPath: rec.ResolvConfPath,
-    HostnamePath: rec.HostnamePath,
-    HostsPath: rec.HostsPath,
-    LogPath: rec.LogPath,
+    // The engine makes these files when the container first starts and shows them from then on.
+    ResolvConfPath: started ? rec.ResolvConfPath : '',
+    HostnamePath: started ? rec.HostnamePath : '',
+    HostsPath: started ? rec.HostsPath : '',
+    LogPath: started ? rec.LogPath : '',
     Name: rec.Name,
     RestartCount: rec.RestartCount,
     Driver: rec.Driver,
@@ -259,10 +271,9 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
     Created: Math.floor(Date.parse(rec.Created) / 1000),
     Ports: listPorts(rec),
   });
-  if (x.sizeRw !== undefined) {
-    out.SizeRw = x.sizeRw;
-    out.SizeRootFs = x.sizeRootFs ?? 0;
-  }
+  // The list leaves out a zero size (omitempty), inspect shows both whenever sizes were asked for.
+  if (x.sizeRw) out.SizeRw = x.sizeRw;
+  if (x.sizeRootFs) out.SizeRootFs = x.sizeRootFs;
   out.Labels = rec.Config.Labels ?? {};
   if (supports(v, 'ListState')) out.State = stateName(rec);
   out.Status = statusText(rec, nowMs);

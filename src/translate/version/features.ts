@@ -35,6 +35,9 @@ export const FEATURES = {
   InspectSize: { since: '1.22' },
   InspectNetworks: { since: '1.22' },
   InspectPortMapping: { until: '1.20' },
+  InspectPortsNullWhenStopped: { until: '1.20' },
+  InspectConfigOmitsUnsetNetwork: { since: '1.21' },
+  InspectConfigResources: { until: '1.19' },
   ConfigPortSpecs: { until: '1.19' },
   MountNameDriverPropagation: { since: '1.22' },
   // containers: create

@@ -1,0 +1,126 @@
+// Golden answers of the reference engine (test/golden/containers/<version>.json, written by
+// scripts/capture-golden.sh) and the comparison of berth's answers with them: the same keys at every level, the same
+// JSON types, the same values except where a value is instance-specific (normalise() says which and why).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface GoldenRequest {
+  method: string;
+  /** May hold {created}, {running}, {exited}: the ids of the containers the setup made. */
+  path: string;
+  body?: unknown;
+}
+
+export interface GoldenAnswer {
+  name: string;
+  request: GoldenRequest;
+  status: number;
+  contentType: string | null;
+  body?: unknown;
+  text?: string;
+}
+
+export interface GoldenFixture {
+  engine: string;
+  version: string;
+  setup: GoldenAnswer[];
+  answers: GoldenAnswer[];
+}
+
+export const GOLDEN_DIR = path.join(__dirname, '..', 'golden', 'containers');
+
+export function loadGolden(version: string): GoldenFixture {
+  return JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, `${version}.json`), 'utf8')) as GoldenFixture;
+}
+
+/** Container ids by the setup's names for them (created, running, exited). */
+export type Ids = Record<string, string>;
+
+export function fillPath(template: string, ids: Ids): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    if (!ids[k]) throw new Error(`no container id for {${k}} in ${template}`);
+    return ids[k];
+  });
+}
+
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+// go-units HumanDuration texts, as in "Up 3 seconds" and "Exited (0) 2 minutes ago".
+const DURATION = /(Less than a second|About a minute|About an hour|\d+ (second|minute|hour|day|week|month|year)s?)/;
+
+/**
+ * Replaces what differs between two engines running the same requests by placeholders that keep the JSON type,
+ * so that keys, types and every other value still compare exactly. Each rule says why the value cannot match.
+ */
+export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalise(v, ids, key, parent));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      // The storage driver's own data (overlay2 directories under dockerd's data root, or nothing for containerd's
+      // snapshotter): layout of the storage, not of the API.
+      out[k] = key === 'GraphDriver' && k === 'Data' ? '<storage driver data>' : normalise(v, ids, k, key);
+    }
+    return out;
+  }
+  if (typeof value === 'number') {
+    // When the container was made: a clock reading (list: UNIX seconds).
+    if (key === 'Created') return 0;
+    // A host process id: only whether there is one (non-zero) is the API's.
+    if (key === 'Pid') return value === 0 ? 0 : 1;
+    // Bytes used by the layers and the writable layer: depend on the storage driver and on what the run wrote.
+    if (key === 'SizeRw' || key === 'SizeRootFs') return 0;
+    return value;
+  }
+  if (typeof value !== 'string') return value;
+  let s = value;
+  // Container ids are random; Hostname is the 12-character prefix of the id.
+  for (const [name, id] of Object.entries(ids)) s = s.split(id).join(`{${name}}`).split(id.slice(0, 12)).join(`{${name}:12}`);
+  // Clock readings; the zero time ("never") is kept as it is.
+  if (RFC3339.test(s) && s !== ZERO_TIME) return '<time>';
+  // Files the engine keeps under its own data root; only whether there is one is the API's.
+  if (['ResolvConfPath', 'HostnamePath', 'HostsPath', 'LogPath', 'SandboxKey'].includes(key) && s !== '') return '<path>';
+  // The storage driver's name ("overlay2" in the reference, containerd's snapshotter in berth).
+  if (key === 'Driver' && (parent === '' || parent === 'GraphDriver')) return '<storage driver>';
+  if (key === 'Name' && parent === 'GraphDriver') return '<storage driver>';
+  // Random ids of the network sandbox, the network and the endpoint; only whether there is one is the API's.
+  if (['SandboxID', 'NetworkID', 'EndpointID'].includes(key) && s !== '') return '<network id>';
+  // Addresses handed out at start (empty for NetworkMode none, but normalised so that one rule covers all modes).
+  if (['IPAddress', 'Gateway', 'MacAddress', 'GlobalIPv6Address', 'IPv6Gateway', 'LinkLocalIPv6Address'].includes(key) && s !== '') return '<address>';
+  // "Up 3 seconds", "Exited (137) 2 seconds ago": the duration is a clock reading, the rest is compared.
+  if (key === 'Status' && parent === '') return s.replace(DURATION, '<duration>');
+  return s;
+}
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/**
+ * Differences between two normalised JSON values, one line each:
+ *   `<path>: only in the reference`, `<path>: only in berth`, `<path>: <type> in the reference, <type> in berth`,
+ *   `<path>: <value> in the reference, <value> in berth`, `<path>: <n> items in the reference, <m> in berth`.
+ */
+export function jsonDiff(ref: unknown, got: unknown, at = '$'): string[] {
+  const tr = typeOf(ref);
+  const tg = typeOf(got);
+  if (tr !== tg) return [`${at}: ${tr} ${JSON.stringify(ref)} in the reference, ${tg} ${JSON.stringify(got)} in berth`];
+  if (tr === 'array') {
+    const a = ref as unknown[];
+    const b = got as unknown[];
+    if (a.length !== b.length) return [`${at}: ${a.length} items in the reference, ${b.length} in berth: ${JSON.stringify(ref)} vs ${JSON.stringify(got)}`];
+    return a.flatMap((x, i) => jsonDiff(x, b[i], `${at}[${i}]`));
+  }
+  if (tr === 'object') {
+    const a = ref as Record<string, unknown>;
+    const b = got as Record<string, unknown>;
+    const out: string[] = [];
+    for (const k of Object.keys(a)) if (!(k in b)) out.push(`${at}.${k}: only in the reference`);
+    for (const k of Object.keys(b)) if (!(k in a)) out.push(`${at}.${k}: only in berth`);
+    for (const k of Object.keys(a)) if (k in b) out.push(...jsonDiff(a[k], b[k], `${at}.${k}`));
+    return out;
+  }
+  return ref === got ? [] : [`${at}: ${JSON.stringify(ref)} in the reference, ${JSON.stringify(got)} in berth`];
+}
