@@ -56,3 +56,68 @@ describe('readLogs', () => {
     expect(out).toEqual(['line 19', 'line 20', 'line 21']);
   });
 });
+
+describe('streamLogs', () => {
+  const { LogEncoder } = jest.requireActual('../../src/runtime/jsonlog') as typeof import('../../src/runtime/jsonlog');
+  const { streamLogs } = jest.requireActual('../../src/services/logs') as typeof import('../../src/services/logs');
+  const { FrameDecoder } = jest.requireActual('../../src/http/stream') as typeof import('../../src/http/stream');
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-slogs-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Writes chunks as the capture does; returns what each stream received. */
+  function write(file: string, chunks: ['stdout' | 'stderr', string | Buffer][]): Record<string, Buffer> {
+    const e = new LogEncoder();
+    const fd = fs.openSync(file, 'w');
+    const want: Record<string, Buffer[]> = { stdout: [], stderr: [] };
+    chunks.forEach(([s, c], i) => {
+      const b = Buffer.from(c as string);
+      fs.writeSync(fd, e.encode(b, s, `2026-01-01T00:00:00.${String(i + 1).padStart(9, '0')}Z`));
+      want[s].push(b);
+    });
+    fs.closeSync(fd);
+    return { stdout: Buffer.concat(want.stdout), stderr: Buffer.concat(want.stderr) };
+  }
+
+  async function read(file: string, framed: boolean, o = { stdout: true, stderr: true }): Promise<Record<string, Buffer>> {
+    const parts: Buffer[] = [];
+    await streamLogs(file, o, { framed, timestamps: false, details: false }, (b) => void parts.push(Buffer.from(b)));
+    const all = Buffer.concat(parts);
+    if (!framed) return { stdout: all, stderr: Buffer.alloc(0) };
+    const frames = new FrameDecoder().push(all);
+    return { stdout: Buffer.concat(frames.filter((f) => f.stream === 1).map((f) => f.payload)), stderr: Buffer.concat(frames.filter((f) => f.stream === 2).map((f) => f.payload)) };
+  }
+
+  test('plain one-stream text (the bulk path), partial lines, literal backslash-n, escapes, both streams: byte-exact', async () => {
+    const cases: ['stdout' | 'stderr', string | Buffer][][] = [
+      [['stdout', 'a\nbb\n\nccc\n']],
+      [['stdout', 'no newline'], ['stdout', ' then more\nand\n']],
+      [['stdout', 'ends with a literal \\n'], ['stdout', 'x\n']],
+      [['stdout', 'back\\slash\n'], ['stdout', 'tab\there "q"\n']],
+      [['stderr', 'only err\n'], ['stderr', 'again\n']],
+      [['stdout', 'o1\n'], ['stderr', 'e1\n'], ['stdout', 'o2\n']],
+      [['stdout', Buffer.from([0xff, 0x0a, 0xe2, 0x82, 0xac, 0x0a])]],
+    ];
+    for (const chunks of cases) {
+      const file = path.join(dir, 'l.log');
+      const want = write(file, chunks);
+      const viaJson = (s: string) =>
+        fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.stream === s).map((e) => e.log).join('');
+      const got = await read(file, true);
+      expect(got.stdout.toString('utf8')).toBe(viaJson('stdout'));
+      expect(got.stderr.toString('utf8')).toBe(viaJson('stderr'));
+      if (!chunks.some(([, c]) => Buffer.isBuffer(c))) expect(got).toEqual(want);
+      const onlyErr = await read(file, true, { stdout: false, stderr: true });
+      expect(onlyErr.stdout.length).toBe(0);
+      expect(onlyErr.stderr.toString()).toBe(viaJson('stderr'));
+    }
+  });
+
+  test('a big plain log comes back whole, raw (TTY) and framed', async () => {
+    const file = path.join(dir, 'big.log');
+    const line = 'x'.repeat(61) + '\n';
+    const want = write(file, Array.from({ length: 400 }, () => ['stdout', line.repeat(1000)] as ['stdout', string]));
+    expect((await read(file, false)).stdout.equals(want.stdout)).toBe(true);
+    expect((await read(file, true)).stdout.equals(want.stdout)).toBe(true);
+  });
+});
