@@ -10,6 +10,7 @@ import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/s
 import { conflict, invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
 import { readLogs, streamLogs } from '../services/logs';
+import { followLogs } from '../services/logs-follow';
 import type { ImageService } from '../services/images';
 import type { ContainerRecord } from '../store/containers';
 import { normaliseCreateBody, validateCreate } from '../translate/request/create';
@@ -216,23 +217,44 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   const ac = new AbortController();
   res.on('close', () => ac.abort());
   req.hijackable?.socket.on('close', () => ac.abort());
-  let stopResolve!: () => void;
-  const stopped = new Promise<void>((r) => (stopResolve = r));
-  let unsub: (() => void) | undefined;
-  if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
-  else stopResolve();
-  // Big reads and follows are decoded on the log reader thread, while the main thread keeps capturing output.
-  const big = follow || (await fs.promises.stat(rec.LogPath).then((st) => st.size > 4 << 20, () => false));
-  await (big ? containers.logReader.stream.bind(containers.logReader) : streamLogs)(
-    rec.LogPath,
-    { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined },
-    { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') },
-    (b) => {
-      if (!out.write(b)) return new Promise<void>((r) => (out as NodeJS.WritableStream).once('drain', () => r()));
-    },
-    follow ? { stopped, signal: ac.signal } : undefined,
-  );
-  unsub?.();
+  const o = { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined };
+  const fmt = { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') };
+  // Resolves on drain, or when the client is gone (nothing will drain then).
+  const drained = () =>
+    new Promise<void>((r) => {
+      if (ac.signal.aborted) return r();
+      const done = () => {
+        out.removeListener('drain', done);
+        ac.signal.removeEventListener('abort', done);
+        r();
+      };
+      out.once('drain', done);
+      ac.signal.addEventListener('abort', done, { once: true });
+    });
+  const threaded = containers.logReader.stream.bind(containers.logReader);
+  // A running container is followed live once its file has been read (see logs-follow); otherwise the file is read,
+  // and followed until the run ends.
+  const live = follow && rec.State.Running ? followLogs(rec.LogPath, o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd) }, threaded, { write: (b) => out.write(b), drained, signal: ac.signal }) : undefined;
+  if (live) await live;
+  else {
+    let stopResolve!: () => void;
+    const stopped = new Promise<void>((r) => (stopResolve = r));
+    let unsub: (() => void) | undefined;
+    if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
+    else stopResolve();
+    // Big reads and follows are decoded on the log reader thread, while the main thread keeps capturing output.
+    const big = follow || (await fs.promises.stat(rec.LogPath).then((st) => st.size > 4 << 20, () => false));
+    await (big ? threaded : streamLogs)(
+      rec.LogPath,
+      o,
+      fmt,
+      async (b) => {
+        if (!out.write(b)) await drained();
+      },
+      follow ? { stopped, signal: ac.signal } : undefined,
+    );
+    unsub?.();
+  }
   out.end();
 }
 

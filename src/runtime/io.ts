@@ -33,13 +33,20 @@ export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: 
  * partial line is written at once (as the engine writes a partial entry), except for the bytes of a UTF-8
  * character cut by the read, which wait for the rest of it.
  */
+/** What was appended to the log: the entries' bytes, their time, and the file's size after them. */
+export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number) => void;
+
 export class JsonFileLog {
   private fd: number;
+  /** The file's size: where the next entries go. */
+  size: number;
+  onAppend?: LogAppendListener;
   private readonly encoder = new LogEncoder();
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
+    this.size = fs.fstatSync(this.fd).size;
   }
   write(stream: StreamName, chunk: Buffer): void {
     const held = this.held[stream];
@@ -58,9 +65,15 @@ export class JsonFileLog {
   }
   private append(stream: StreamName, chunk: Buffer): void {
     if (!chunk.length || this.fd < 0) return;
-    const out = this.encoder.encode(chunk, stream, rfc3339Nano(now()));
+    const time = rfc3339Nano(now());
+    const out = this.encoder.encode(chunk, stream, time);
     let off = 0;
     while (off < out.length) off += fs.writeSync(this.fd, out, off, out.length - off);
+    this.size += out.length;
+    this.onAppend?.(stream, chunk, time, this.size);
+  }
+  get isOpen(): boolean {
+    return this.fd >= 0;
   }
   /** Idempotent: a second close must not hit the number of an fd opened since (EOF and close() both call it). */
   close(): void {
@@ -90,8 +103,15 @@ export class ContainerIO {
   /** Resolves when every output stream reached EOF (the process exited and the shim flushed everything). */
   readonly done: Promise<void>;
 
+  private readonly logListeners = new Set<LogAppendListener>();
+
   constructor(readonly paths: IOPaths, logFile: string | null) {
-    if (logFile) this.log = new JsonFileLog(logFile);
+    if (logFile) {
+      this.log = new JsonFileLog(logFile);
+      this.log.onAppend = (stream, content, time, end) => {
+        for (const l of this.logListeners) l(stream, content, time, end);
+      };
+    }
     this.done = new Promise((r) => (this.doneResolve = r));
   }
 
@@ -122,6 +142,21 @@ export class ContainerIO {
     r.on('end', end);
     r.on('error', end);
     this.readers.push(r);
+  }
+
+  /**
+   * Follows what the json-file log receives, as it is written: returns the file's size now (everything before it
+   * is in the file; everything after reaches `fn`), or undefined without a log.
+   */
+  /** The json-file log's size (at an entry boundary), undefined without a log or once it is closed. */
+  logSize(): number | undefined {
+    return this.log && this.log.isOpen ? this.log.size : undefined;
+  }
+
+  subscribeLog(fn: LogAppendListener): { offset: number; unsubscribe: () => void } | undefined {
+    if (!this.log) return undefined;
+    this.logListeners.add(fn);
+    return { offset: this.log.size, unsubscribe: () => this.logListeners.delete(fn) };
   }
 
   subscribe(fn: OutputListener): () => void {

@@ -116,6 +116,29 @@ export class LogEncoder {
   }
 }
 
+/**
+ * The bytes a reader of the log gets back for `b`: valid UTF-8 unchanged, each invalid byte as U+FFFD (what the
+ * writer's \ufffd decodes to).
+ */
+export function asLogged(b: Buffer): Buffer {
+  if (isUtf8(b)) return b;
+  const out = Buffer.allocUnsafe(b.length * 3);
+  let o = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    const len = c < 0x80 ? 1 : utf8Length(b, i, b.length);
+    if (len === 0) {
+      out[o++] = 0xef;
+      out[o++] = 0xbf;
+      out[o++] = 0xbd;
+      continue;
+    }
+    for (let k = 0; k < len; k++) out[o++] = b[i + k];
+    i += len - 1;
+  }
+  return out.subarray(0, o);
+}
+
 /** Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is at `i` (Go's rules), 0 when invalid. */
 function utf8Length(b: Buffer, i: number, end: number): number {
   const c = b[i];

@@ -3,6 +3,7 @@
 // State lives in containerd (container record, labels, snapshots, tasks) and in berth's store; a restarted berth
 // reconciles the two (see reconcile()).
 import { LogReaderThread } from './logs';
+import type { LogAppendListener } from '../runtime/io';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -895,6 +896,29 @@ export class ContainerService {
     return () => {
       live.listeners.delete(fn);
       live.endListeners.delete(onEnd);
+    };
+  }
+
+  /**
+   * The live side of `logs -f`: what the container's json-file log receives from now on (`fn`), and the file size
+   * it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live log.
+   */
+  /** The container's json-file log size while a run writes it; undefined otherwise. */
+  logSizeOf(id: string): number | undefined {
+    return this.live.get(id)?.io?.logSize();
+  }
+
+  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; unsubscribe: () => void } | undefined {
+    const live = this.live.get(id);
+    const sub = live?.io?.subscribeLog(fn);
+    if (!live || !sub) return undefined;
+    live.endListeners.add(onEnd);
+    return {
+      offset: sub.offset,
+      unsubscribe: () => {
+        sub.unsubscribe();
+        live.endListeners.delete(onEnd);
+      },
     };
   }
 

@@ -18,9 +18,12 @@ export interface LogReadOptions {
   stderr: boolean;
   sinceNs?: bigint;
   tail?: number; // undefined = all
+  /** Byte range of the file to read (a follow that resumes, a catch-up that stops where live data begins). */
+  from?: number;
+  until?: number;
 }
 
-function timeNs(t: string): bigint {
+export function timeNs(t: string): bigint {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(t);
   if (!m) return 0n;
   return BigInt(Date.parse(m[1] + 'Z')) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
@@ -52,7 +55,7 @@ async function tailOffset(fd: fs.promises.FileHandle, size: number, n: number): 
  * (one char per byte), then, with `follow`, whatever is appended until `stopped` resolves (plus a final read).
  * Returns when done or aborted.
  */
-async function readLines(file: string, tail: number | undefined, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+async function readLines(file: string, o: LogReadOptions, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   let fd: fs.promises.FileHandle;
   try {
     fd = await fs.promises.open(file, 'r');
@@ -62,11 +65,11 @@ async function readLines(file: string, tail: number | undefined, visitChunk: (te
     return;
   }
   try {
-    const size = (await fd.stat()).size;
-    let offset = tail === undefined ? 0 : await tailOffset(fd, size, tail);
+    const size = o.until ?? (await fd.stat()).size;
+    let offset = o.from ?? (o.tail === undefined ? 0 : await tailOffset(fd, size, o.tail));
     let rest: Buffer = Buffer.alloc(0);
     const readMore = async () => {
-      const { size: now } = await fd.stat();
+      const now = o.until ?? (await fd.stat()).size;
       while (offset < now) {
         const len = Math.min(1 << 20, now - offset);
         const buf = Buffer.allocUnsafe(rest.length + len);
@@ -133,7 +136,7 @@ function parseSlow(text: string, start: number, end: number): LineView | undefin
 export async function readLogs(file: string, o: LogReadOptions, emit: (e: LogEntry) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   await readLines(
     file,
-    o.tail,
+    o,
     async (text) => {
       const batch: LogEntry[] = [];
       visitWanted(text, o, (l) => {
@@ -162,7 +165,7 @@ export interface LogStreamFormat {
 export async function streamLogs(file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   await readLines(
     file,
-    o.tail,
+    o,
     async (text) => {
       if (!fmt.timestamps && !fmt.details && o.sinceNs === undefined) {
         const bulk = bulkPayload(text, o);

@@ -1,0 +1,104 @@
+// logs -f of a running container: catch-up from the file, then live appends; a reader too far behind goes back to
+// the file from the exact offset where what it was handed ends.
+import { followLogs, formatAppended, LogReader } from '../../src/services/logs-follow';
+import type { LogAppendListener } from '../../src/runtime/io';
+import type { LogReadOptions } from '../../src/services/logs';
+
+const T = '2026-01-01T00:00:01.5Z';
+const fmt = { framed: false, timestamps: false, details: false };
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+function harness(writable: () => boolean) {
+  let fn!: LogAppendListener;
+  let onEnd!: () => void;
+  const reads: LogReadOptions[] = [];
+  const out: string[] = [];
+  let drain!: () => void;
+  let openGate!: () => void;
+  const gate = new Promise<void>((r) => (openGate = r));
+  const read: LogReader = async (_file, o, _fmt, write, follow) => {
+    reads.push(o);
+    if (o.until === 100) await gate; // the rest up to the subscription: held until the test opens it
+    await write(Buffer.from(o.until === 90 ? '[catch-up]' : o.until === 100 ? '[rest]' : `[file from ${o.from}]`));
+    if (follow) await follow.stopped;
+  };
+  const ac = new AbortController();
+  const done = followLogs(
+    'f',
+    { stdout: true, stderr: false },
+    fmt,
+    {
+      // the file grows to 90 before the first read, to 100 before the second: then the reader is near its end
+      size: () => (reads.length ? 100 : 90),
+      subscribe: (f, e) => {
+        fn = f;
+        onEnd = e;
+        return { offset: 100, unsubscribe: () => undefined };
+      },
+    },
+    read,
+    {
+      write: (b) => {
+        out.push(b.toString());
+        return writable();
+      },
+      drained: () => new Promise<void>((r) => (drain = r)),
+      signal: ac.signal,
+    },
+  )!;
+  const subscribed = async () => {
+    while (!fn) await tick();
+  };
+  return { done, reads, out, subscribed, openGate, append: (...a: Parameters<LogAppendListener>) => fn(...a), end: () => onEnd(), drain: () => drain() };
+}
+
+test('catch-up up to the subscription offset, then appends as they come (unwanted streams skipped), until the end', async () => {
+  const h = harness(() => true);
+  await h.subscribed();
+  h.append('stdout', Buffer.from('early\n'), T, 110); // while the rest is read: queued
+  h.openGate();
+  await tick();
+  h.append('stdout', Buffer.from('a\n'), T, 120);
+  h.append('stderr', Buffer.from('not wanted\n'), T, 140);
+  h.append('stdout', Buffer.from('b'), T, 150);
+  h.end();
+  await h.done;
+  expect(h.reads.map((o) => [o.from, o.until, o.tail])).toEqual([
+    [undefined, 90, undefined],
+    [90, 100, undefined],
+  ]);
+  expect(h.out).toEqual(['[catch-up]', '[rest]', 'early\n', 'a\n', 'b']);
+});
+
+test('a reader more than 32 MiB behind is switched to the file from the end of what it was handed', async () => {
+  let saturated = false;
+  const h = harness(() => !saturated);
+  await h.subscribed();
+  h.openGate();
+  await tick();
+  h.append('stdout', Buffer.from('one\n'), T, 200);
+  saturated = true;
+  h.append('stdout', Buffer.from('two\n'), T, 300); // handed on, but the destination is now full
+  const big = Buffer.alloc(1 << 20, 0x61);
+  for (let i = 0; i < 33; i++) h.append('stdout', big, T, 400 + i); // queued until the queue overflows
+  await tick();
+  saturated = false;
+  h.drain();
+  await tick();
+  h.append('stdout', Buffer.from('ignored: read from the file\n'), T, 999);
+  h.end();
+  await h.done;
+  expect(h.reads.map((o) => [o.until, o.from])).toEqual([
+    [90, undefined],
+    [100, 90],
+    [undefined, 300],
+  ]);
+  expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\n', 'two\n', '[file from 300]']);
+});
+
+test('appended entries are formatted like the file path: frames, nine-digit timestamps, details, invalid UTF-8 as U+FFFD', () => {
+  expect(formatAppended('stderr', Buffer.from('x\ny'), T, { framed: true, timestamps: false, details: false })).toEqual(Buffer.from([2, 0, 0, 0, 0, 0, 0, 3, 0x78, 0x0a, 0x79]));
+  expect(formatAppended('stdout', Buffer.from('x\ny'), T, { framed: false, timestamps: true, details: true }).toString()).toBe('2026-01-01T00:00:01.500000000Z  x\n2026-01-01T00:00:01.500000000Z  y');
+  expect(formatAppended('stdout', Buffer.from([0x61, 0xff, 0x0a]), T, fmt)).toEqual(Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0x0a]));
+});
