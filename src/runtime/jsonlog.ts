@@ -47,12 +47,21 @@ export function incompleteUtf8Tail(b: Buffer): number {
 }
 
 /**
+ * One output buffer for every encoder: encoding is synchronous and its result is written out before the next call,
+ * so containers need not each keep one. It grows to the largest chunk's need.
+ */
+let shared = Buffer.allocUnsafe(256 * 1024);
+function scratch(size: number): Buffer {
+  if (shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, shared.length * 2));
+  return shared;
+}
+
+/**
  * Encodes `chunk` as json-file lines (one per newline-terminated line, plus one for a final partial line), every
- * line stamped with `time`. Invalid UTF-8 becomes U+FFFD, as the engine writes it. `scratch` is reused between
- * calls; the result is a view into it (or a new buffer when it was too small) valid until the next call.
+ * line stamped with `time`. Invalid UTF-8 becomes U+FFFD, as the engine writes it. The result is a view
+ * into the shared output buffer, valid until the next call.
  */
 export class LogEncoder {
-  private scratch = Buffer.allocUnsafe(256 * 1024);
 
   encode(chunk: Buffer, stream: StreamName, time: string): Buffer {
     if (isUtf8(chunk) && !needsEscape(chunk.toString('latin1'))) return this.encodePlain(chunk, stream, time);
@@ -65,8 +74,8 @@ export class LogEncoder {
     const rest = `","stream":"${stream}","time":"${time}"}\n`;
     let out = HEAD_S + text.replaceAll('\n', '\\n' + rest + HEAD_S);
     out = text.endsWith('\n') ? out.slice(0, out.length - HEAD_S.length) : out + rest;
-    if (this.scratch.length < out.length) this.scratch = Buffer.allocUnsafe(Math.max(out.length, this.scratch.length * 2));
-    return this.scratch.subarray(0, this.scratch.write(out, 0, 'latin1'));
+    const buf = scratch(out.length);
+    return buf.subarray(0, buf.write(out, 0, 'latin1'));
   }
 
   /**
@@ -75,9 +84,9 @@ export class LogEncoder {
    */
   private encodeEscaped(b: Buffer, stream: StreamName, time: string): Buffer {
     const rest = Buffer.from(`","stream":"${stream}","time":"${time}"}\n`);
-    const worst = b.length * 6 + (b.length + 1) * (HEAD.length + rest.length + 2);
-    if (this.scratch.length < worst) this.scratch = Buffer.allocUnsafe(Math.max(worst, this.scratch.length * 2));
-    const out = this.scratch;
+    let lines = 1;
+    for (let at = b.indexOf(0x0a); at >= 0; at = b.indexOf(0x0a, at + 1)) lines++;
+    const out = scratch(b.length * 6 + lines * (HEAD.length + rest.length)); // every byte a 6-byte escape at worst
     let o = 0;
     let open = false;
     const n = b.length;
