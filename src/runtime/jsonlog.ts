@@ -64,13 +64,15 @@ function scratch(size: number): Buffer {
 export class LogEncoder {
 
   encode(chunk: Buffer, stream: StreamName, time: string): Buffer {
-    if (isUtf8(chunk) && !needsEscape(chunk.toString('latin1'))) return this.encodePlain(chunk, stream, time);
+    if (isUtf8(chunk)) {
+      const text = chunk.toString('latin1');
+      if (!needsEscape(text)) return this.encodePlain(text, stream, time);
+    }
     return this.encodeEscaped(chunk, stream, time);
   }
 
   /** Nothing to escape but newlines: native string replacement over a latin1 view. */
-  private encodePlain(chunk: Buffer, stream: StreamName, time: string): Buffer {
-    const text = chunk.toString('latin1');
+  private encodePlain(text: string, stream: StreamName, time: string): Buffer {
     const rest = `","stream":"${stream}","time":"${time}"}\n`;
     let out = HEAD_S + text.replaceAll('\n', '\\n' + rest + HEAD_S);
     out = text.endsWith('\n') ? out.slice(0, out.length - HEAD_S.length) : out + rest;
