@@ -6,9 +6,9 @@ import type { LogAppendListener } from '../runtime/io';
 import { asLogged, StreamName } from '../runtime/jsonlog';
 import { fixedNano, LogFollow, LogReadOptions, LogStreamFormat, timeNs } from './logs';
 
-const QUEUE_LIMIT = 32 << 20;
+const QUEUE_LIMIT = 64 << 20;
 /** How far behind the end of the file a reader subscribes to the live appends. */
-const NEAR = 4 << 20;
+const NEAR = 32 << 20;
 
 export type LogReader = (file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
 
@@ -132,7 +132,7 @@ export function followLogs(
           await read(file, { ...range, until: undefined }, fmt, writeAwait); // the run is over: the file is whole
           return;
         }
-        if (pos !== undefined && size - pos <= NEAR) {
+        if (size - (pos ?? 0) <= NEAR) {
           // 2. Close enough: subscribe (no await since the size was read), read the rest up to the offset the
           // subscription starts at, and meanwhile queue what is appended.
           sub = live.subscribe(onAppend, () => endResolve());

@@ -115,7 +115,7 @@ test('docker logs -f --tail 5 --since … -t follows to the end; a big log (the 
 });
 
 test('logs -f while the container writes: every line once and in order, for a fast reader and for one that stalls past the live queue (back to the file)', async () => {
-  const N = 2_500_000; // ~52 MB in all: a reader stalled for 2.5 s falls more than the live queue (32 MiB) behind
+  const N = 4_000_000; // ~86 MB in all: a reader stalled for 2.5 s falls more than the live queue (64 MiB) behind
   const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['sh', '-c', `sleep 0.3; seq 1 ${N}; seq 1 ${N} | sed s/^/again-/`], HostConfig: { NetworkMode: 'none' } } })).json().Id;
   expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
   const read = (stallMs: number) =>

@@ -6,6 +6,7 @@ import type { LogReadOptions } from '../../src/services/logs';
 
 const T = '2026-01-01T00:00:01.5Z';
 const fmt = { framed: false, timestamps: false, details: false };
+const BIG = 40 << 20;
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -19,8 +20,8 @@ function harness(writable: () => boolean) {
   const gate = new Promise<void>((r) => (openGate = r));
   const read: LogReader = async (_file, o, _fmt, write, follow) => {
     reads.push(o);
-    if (o.until === 100) await gate; // the rest up to the subscription: held until the test opens it
-    await write(Buffer.from(o.until === 90 ? '[catch-up]' : o.until === 100 ? '[rest]' : `[file from ${o.from}]`));
+    if (o.until === BIG + 10) await gate; // the rest up to the subscription: held until the test opens it
+    await write(Buffer.from(o.until === BIG ? '[catch-up]' : o.until === BIG + 10 ? '[rest]' : `[file from ${(o.from ?? 0) - BIG}]`));
     if (follow) await follow.stopped;
   };
   const ac = new AbortController();
@@ -29,12 +30,12 @@ function harness(writable: () => boolean) {
     { stdout: true, stderr: false },
     fmt,
     {
-      // the file grows to 90 before the first read, to 100 before the second: then the reader is near its end
-      size: () => (reads.length ? 100 : 90),
+      // the file is 40 MiB (too far to go live) before the first read, then 40 MiB + 10: near its end
+      size: () => (reads.length ? BIG + 10 : BIG),
       subscribe: (f, e) => {
         fn = f;
         onEnd = e;
-        return { offset: 100, unsubscribe: () => undefined };
+        return { offset: BIG + 10, unsubscribe: () => undefined };
       },
     },
     read,
@@ -56,45 +57,70 @@ function harness(writable: () => boolean) {
 test('catch-up up to the subscription offset, then appends as they come (unwanted streams skipped), until the end', async () => {
   const h = harness(() => true);
   await h.subscribed();
-  h.append('stdout', Buffer.from('early\n'), T, 110); // while the rest is read: queued
+  h.append('stdout', Buffer.from('early\n'), T, BIG + 20); // while the rest is read: queued
   h.openGate();
   await tick();
-  h.append('stdout', Buffer.from('a\n'), T, 120);
-  h.append('stderr', Buffer.from('not wanted\n'), T, 140);
-  h.append('stdout', Buffer.from('b'), T, 150);
+  h.append('stdout', Buffer.from('a\n'), T, BIG + 30);
+  h.append('stderr', Buffer.from('not wanted\n'), T, BIG + 40);
+  h.append('stdout', Buffer.from('b'), T, BIG + 50);
   h.end();
   await h.done;
   expect(h.reads.map((o) => [o.from, o.until, o.tail])).toEqual([
-    [undefined, 90, undefined],
-    [90, 100, undefined],
+    [undefined, BIG, undefined],
+    [BIG, BIG + 10, undefined],
   ]);
   expect(h.out).toEqual(['[catch-up]', '[rest]', 'early\n', 'a\n', 'b']);
 });
 
-test('a reader more than 32 MiB behind is switched to the file from the end of what it was handed', async () => {
+test('a reader more than 64 MiB behind is switched to the file from the end of what it was handed', async () => {
   let saturated = false;
   const h = harness(() => !saturated);
   await h.subscribed();
   h.openGate();
   await tick();
-  h.append('stdout', Buffer.from('one\n'), T, 200);
+  h.append('stdout', Buffer.from('one\n'), T, BIG + 200);
   saturated = true;
-  h.append('stdout', Buffer.from('two\n'), T, 300); // handed on, but the destination is now full
+  h.append('stdout', Buffer.from('two\n'), T, BIG + 300); // handed on, but the destination is now full
   const big = Buffer.alloc(1 << 20, 0x61);
-  for (let i = 0; i < 33; i++) h.append('stdout', big, T, 400 + i); // queued until the queue overflows
+  for (let i = 0; i < 65; i++) h.append('stdout', big, T, BIG + 400 + i); // queued until the queue overflows
   await tick();
   saturated = false;
   h.drain();
   await tick();
-  h.append('stdout', Buffer.from('ignored: read from the file\n'), T, 999);
+  h.append('stdout', Buffer.from('ignored: read from the file\n'), T, BIG + 999);
   h.end();
   await h.done;
   expect(h.reads.map((o) => [o.until, o.from])).toEqual([
-    [90, undefined],
-    [100, 90],
-    [undefined, 300],
+    [BIG, undefined],
+    [BIG + 10, BIG],
+    [undefined, BIG + 300],
   ]);
   expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\n', 'two\n', '[file from 300]']);
+});
+
+test('a small file: subscribed at once, one read from the tail up to the subscription offset', async () => {
+  let fn!: LogAppendListener;
+  let onEnd!: () => void;
+  const reads: LogReadOptions[] = [];
+  const out: string[] = [];
+  const done = followLogs(
+    'f',
+    { stdout: true, stderr: true, tail: 5 },
+    fmt,
+    { size: () => 1000, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 1000, unsubscribe: () => undefined }) },
+    async (_f, o, _fmt, write) => {
+      reads.push(o);
+      await write(Buffer.from('[file]'));
+    },
+    { write: (b) => (out.push(b.toString()), true), drained: async () => undefined, signal: new AbortController().signal },
+  )!;
+  expect(fn).toBeDefined();
+  await tick();
+  fn('stderr', Buffer.from('live\n'), T, 1010);
+  onEnd();
+  await done;
+  expect(reads.map((o) => [o.from, o.until, o.tail])).toEqual([[undefined, 1000, 5]]);
+  expect(out).toEqual(['[file]', 'live\n']);
 });
 
 test('appended entries are formatted like the file path: frames, nine-digit timestamps, details, invalid UTF-8 as U+FFFD', () => {
