@@ -16,8 +16,10 @@ const HEAD = Buffer.from('{"log":"');
 // other byte as it is. The patterns run over a latin1 view of valid UTF-8; newlines apart (they end entries).
 const SHORT_ESCAPE: Record<number, number> = { 0x0a: 0x6e, 0x0d: 0x72, 0x22: 0x22, 0x5c: 0x5c };
 const HEAD_S = '{"log":"';
-const NEEDS_ESCAPE = /[\x00-\x09\x0b-\x1f"\\<>&]/; // a plain class: the fast scan
-const needsEscape = (text: string) => NEEDS_ESCAPE.test(text) || (text.includes('\xe2\x80') && /\xe2\x80[\xa8\xa9]/.test(text));
+const CONTROL = /[\x00-\x09\x0b-\x1f]/;
+// The printable ones by native single-character search (several times faster than one class over all of them).
+const needsEscape = (text: string) =>
+  text.includes('"') || text.includes('\\') || text.includes('<') || text.includes('>') || text.includes('&') || CONTROL.test(text) || (text.includes('\xe2\x80') && /\xe2\x80[\xa8\xa9]/.test(text));
 function escapeOne(m: string): string {
   const c = m.charCodeAt(0);
   const short = SHORT_ESCAPE[c];
@@ -74,10 +76,16 @@ export class LogEncoder {
   /** Nothing to escape but newlines: native string replacement over a latin1 view. */
   private encodePlain(text: string, stream: StreamName, time: string): Buffer {
     const rest = `","stream":"${stream}","time":"${time}"}\n`;
-    let out = HEAD_S + text.replaceAll('\n', '\\n' + rest + HEAD_S);
-    out = text.endsWith('\n') ? out.slice(0, out.length - HEAD_S.length) : out + rest;
-    const buf = scratch(out.length);
-    return buf.subarray(0, buf.write(out, 0, 'latin1'));
+    // Written in pieces: concatenating them first would make the buffer write flatten a rope (a copy of it all).
+    const body = text.replaceAll('\n', '\\n' + rest + HEAD_S);
+    const buf = scratch(HEAD_S.length + body.length + rest.length);
+    let o = buf.write(HEAD_S, 0, 'latin1');
+    if (text.endsWith('\n')) o += buf.write(body, o, body.length - HEAD_S.length, 'latin1');
+    else {
+      o += buf.write(body, o, 'latin1');
+      o += buf.write(rest, o, 'latin1');
+    }
+    return buf.subarray(0, o);
   }
 
   /**
