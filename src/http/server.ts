@@ -42,7 +42,9 @@ export function attachUpgrade(server: http.Server, app: express.Express, upgrade
 
 export async function listen(app: express.Express, address: string): Promise<Listener> {
   const server = http.createServer({ keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000 }, app);
-  server.keepAliveTimeout = 5000;
+  // No idle timeout on kept-alive connections, as the reference (Go's server with no IdleTimeout): a client pool that
+  // reuses a connection just as the server drops it would see ECONNRESET (seen with Node's keep-alive agent).
+  server.keepAliveTimeout = 0;
   const upgraded = new Set<Socket>();
   attachUpgrade(server, app, upgraded);
   const spec = parseHost(address);
