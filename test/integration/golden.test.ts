@@ -42,6 +42,16 @@ const ALLOWED: Allowance[] = [
   { answers: INSPECT, from: '1.18', to: '1.21', diffs: SINCE_122_NETWORK_SETTINGS.map((f) => `$.NetworkSettings.${f}: only in the reference`), why: 'spec, "Container inspect result", NetworkSettings: these since v1.22' },
   { answers: INSPECT, from: '1.21', to: '1.21', diffs: ['$.NetworkSettings.Networks: only in the reference'], why: 'spec, "Container inspect result", NetworkSettings: Networks since v1.22' },
   { answers: /^inspect \w+ with sizes$/, from: '1.21', to: '1.21', diffs: ['$.SizeRw: only in the reference', '$.SizeRootFs: only in the reference'], why: 'spec, "Container inspect result": SizeRw and SizeRootFs since v1.22; "Inspect a container": size since v1.22' },
+  // HostConfig fields with a Since column in the spec's table (those the reference sends even when unset; it leaves
+  // Tmpfs, Sysctls and StorageOpt out then).
+  ...(
+    [
+      ['1.18', '1.18', ['CpuPeriod', 'CpuQuota', 'CpusetMems', 'BlkioWeight', 'OomKillDisable'], 'v1.19'],
+      ['1.18', '1.19', ['MemorySwappiness', 'GroupAdd'], 'v1.20'],
+      ['1.18', '1.21', ['MemoryReservation', 'KernelMemory', 'BlkioWeightDevice', 'BlkioDeviceReadBps', 'BlkioDeviceWriteBps', 'BlkioDeviceReadIOps', 'BlkioDeviceWriteIOps', 'OomScoreAdj', 'DnsOptions', 'VolumeDriver', 'ShmSize'], 'v1.22'],
+      ['1.18', '1.23', ['CpuPercent', 'IOMaximumBandwidth', 'IOMaximumIOps', 'PidsLimit', 'UsernsMode'], 'v1.24'],
+    ] as const
+  ).map(([from, to, fields, since]) => ({ answers: INSPECT, from, to, diffs: fields.map((f) => `$.HostConfig.${f}: only in the reference`), why: `spec, "HostConfig" table: Since ${since}` })),
   // ... and where it drops a field the spec still has.
   { answers: INSPECT, from: '1.18', to: '1.20', diffs: ['$.ExecDriver: only in berth'], why: 'spec, "Container inspect result": ExecDriver string (present v1.18 to v1.20 only)' },
   { answers: INSPECT, from: '1.18', to: '1.20', diffs: ['$.NetworkSettings.PortMapping: only in berth'], why: 'spec, "Container inspect result", NetworkSettings: PortMapping (v1.18 to v1.20)' },

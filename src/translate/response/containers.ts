@@ -2,7 +2,7 @@
 import type { ContainerRecord } from '../../store/containers';
 import type { PortBinding } from '../../network/bridge';
 import { healthSuffix } from '../../services/health';
-import { ApiVersion, supports } from '../version/features';
+import { ApiVersion, compareVersions, supports } from '../version/features';
 
 /** go-units HumanDuration. */
 export function humanDuration(ms: number): string {
@@ -86,7 +86,25 @@ function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unkn
   return out;
 }
 
-function inspectHostConfig(rec: ContainerRecord): Record<string, unknown> {
+/**
+ * HostConfig fields with a `since` version in the spec's HostConfig table: "absent in earlier versions" (the 20.10
+ * reference sends them at every version; the spec is explicit, so it wins).
+ */
+const HOST_CONFIG_SINCE: Record<string, string> = {
+  CpuPeriod: '1.19', CpuQuota: '1.19', CpusetMems: '1.19', BlkioWeight: '1.19', OomKillDisable: '1.19',
+  MemorySwappiness: '1.20', GroupAdd: '1.20',
+  Tmpfs: '1.22', MemoryReservation: '1.22', KernelMemory: '1.22', BlkioWeightDevice: '1.22', BlkioDeviceReadBps: '1.22', BlkioDeviceWriteBps: '1.22',
+  BlkioDeviceReadIOps: '1.22', BlkioDeviceWriteIOps: '1.22', OomScoreAdj: '1.22', DnsOptions: '1.22', VolumeDriver: '1.22', ShmSize: '1.22',
+  CpuPercent: '1.24', IOMaximumBandwidth: '1.24', IOMaximumIOps: '1.24', PidsLimit: '1.24', UsernsMode: '1.24', Sysctls: '1.24', StorageOpt: '1.24',
+};
+
+function inspectHostConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
+  const out = inspectHostConfigFields(rec);
+  for (const [field, since] of Object.entries(HOST_CONFIG_SINCE)) if (compareVersions(v, since) < 0) delete out[field];
+  return out;
+}
+
+function inspectHostConfigFields(rec: ContainerRecord): Record<string, unknown> {
   const hc = rec.HostConfig;
   return {
     Binds: hc.Binds ?? null,
@@ -244,7 +262,7 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
     Driver: rec.Driver,
   };
   if (supports(v, 'InspectExecDriver')) out.ExecDriver = 'containerd';
-  Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec), GraphDriver: { Name: rec.Driver, Data: null } });
+  Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec, v), GraphDriver: { Name: rec.Driver, Data: null } });
   if (x.sizeRw !== undefined && supports(v, 'InspectSize')) {
     out.SizeRw = x.sizeRw;
     out.SizeRootFs = x.sizeRootFs ?? 0;
