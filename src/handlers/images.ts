@@ -2,7 +2,7 @@
 import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
-import { invalidParameter } from '../errors';
+import { BerthError, invalidParameter, notFound } from '../errors';
 import { ImageService, SNAPSHOTTER, ResolvedImage } from '../services/images';
 import { familiarRepo, parseReference, withDefaultTag } from '../images/reference';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
@@ -18,13 +18,22 @@ function labelMatch(img: ResolvedImage, want: string[]): boolean {
   });
 }
 
-/** The engine's glob match of a reference filter against an image's repository names. */
-function referenceMatch(img: ResolvedImage, pattern: string): boolean {
+/** The engine's glob match of a reference filter against one name (repo:tag or repo@digest) or its repository. */
+function nameMatch(name: string, pattern: string): boolean {
   const re = new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
-  return img.repoTags.some((t) => {
-    const repo = t.slice(0, t.lastIndexOf(':'));
-    return re.test(t) || re.test(repo);
-  });
+  const at = name.indexOf('@');
+  return re.test(name) || re.test(at >= 0 ? name.slice(0, at) : name.slice(0, name.lastIndexOf(':')));
+}
+
+/**
+ * The image as a list filtered by reference shows it, or undefined when no name matches: like the engine, only the
+ * names that match are listed (an image tagged a:1 and b:1 listed with filter=a shows RepoTags ["a:1"]).
+ */
+function referenceMatch(img: ResolvedImage, patterns: string[]): ResolvedImage | undefined {
+  const keep = (n: string) => patterns.some((p) => nameMatch(n, p));
+  const repoTags = img.repoTags.filter(keep);
+  const repoDigests = img.repoDigests.filter(keep);
+  return repoTags.length || repoDigests.length ? { ...img, repoTags, repoDigests } : undefined;
 }
 
 export function imageRoutes(images: ImageService): Route[] {
@@ -65,14 +74,21 @@ export function imageRoutes(images: ImageService): Route[] {
         const labels = filters.get('label');
         if (labels?.length) list = list.filter((i) => labelMatch(i, labels));
         const refs = [...(filters.get('reference') ?? []), ...(name ? [name] : [])];
-        if (refs.length) list = list.filter((i) => refs.some((r) => referenceMatch(i, r)));
+        if (refs.length) list = list.flatMap((i) => referenceMatch(i, refs) ?? []);
         writeJSON(res, 200, list.map((i) => toImageSummary(i, req.apiVersion, queryBool(req, 'digests'))));
       },
     },
     {
       method: 'get',
       path: NAME('/json'),
-      handler: async (req, res) => writeJSON(res, 200, toImageInspect(await images.resolve(param(req, "name")), SNAPSHOTTER)),
+      handler: async (req, res) => {
+        const name = param(req, 'name');
+        // The engine wraps the lookup's error with the name as given: "no such image: nope: No such image: nope:latest".
+        const img = await images.resolve(name).catch((err: unknown) => {
+          throw err instanceof BerthError && err.kind === 'NotFound' ? notFound(`no such image: ${name}: ${(err as Error).message}`) : err;
+        });
+        writeJSON(res, 200, toImageInspect(img, SNAPSHOTTER));
+      },
     },
     {
       method: 'get',

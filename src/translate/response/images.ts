@@ -44,7 +44,8 @@ export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boole
   // The spec: "ParentId string (absent for root images)" (the 20.10 reference sends "" there; the spec wins).
   if (img.parent) out.ParentId = img.parent;
   out.RepoTags = img.repoTags.length ? img.repoTags : ['<none>:<none>'];
-  if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? [] : ['<none>@<none>'];
+  // A tagged image with no digest: null, as the engine sends (its list leaves the slice nil; inspect sends []).
+  if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? null : ['<none>@<none>'];
   out.Created = toUnix(img.created);
   out.Size = img.size;
   out.VirtualSize = img.size;
