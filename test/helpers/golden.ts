@@ -25,13 +25,17 @@ export interface GoldenFixture {
   version: string;
   setup: GoldenAnswer[];
   answers: GoldenAnswer[];
+  /** Requests that remove what the setup made (test/golden/{images,volumes,networks} only). */
+  cleanup?: GoldenRequest[];
 }
 
 export const GOLDEN_DIR = path.join(__dirname, '..', 'golden', 'containers');
 
-export function loadGolden(version: string): GoldenFixture {
-  return JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, `${version}.json`), 'utf8')) as GoldenFixture;
+export function loadGolden(version: string, area = 'containers'): GoldenFixture {
+  return JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, '..', area, `${version}.json`), 'utf8')) as GoldenFixture;
 }
+
+const PREDEFINED_NETWORKS = ['bridge', 'host', 'none'];
 
 /** Container ids by the setup's names for them (created, running, exited). */
 export type Ids = Record<string, string>;
@@ -53,10 +57,23 @@ const DURATION = /(Less than a second|About a minute|About an hour|\d+ (second|m
  * so that keys, types and every other value still compare exactly. Each rule says why the value cannot match.
  */
 export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unknown {
+  // The volume list's order: the engine's is a Go map's (no order), so both lists are compared sorted by Name.
+  if (key === 'Volumes' && parent === '' && Array.isArray(value)) {
+    const byName = (x: unknown) => String((x as { Name?: unknown })?.Name);
+    return [...value].sort((x, y) => (byName(x) < byName(y) ? -1 : byName(x) > byName(y) ? 1 : 0)).map((v) => normalise(v, ids, key, parent));
+  }
   if (Array.isArray(value)) return value.map((v) => normalise(v, ids, key, parent));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
+    const o = value as Record<string, unknown>;
+    // A network object (list item or inspect) of a pre-defined network: the engine made it at its first start with
+    // a random id, which no request of the test names.
+    const predefinedNetwork = 'IPAM' in o && typeof o.Name === 'string' && PREDEFINED_NETWORKS.includes(o.Name);
     for (const [k, v] of Object.entries(value)) {
+      if (predefinedNetwork && k === 'Id') {
+        out[k] = '<network id>';
+        continue;
+      }
       // The storage driver's own data (overlay2 directories under dockerd's data root, or nothing for containerd's
       // snapshotter): layout of the storage, not of the API.
       out[k] = key === 'GraphDriver' && k === 'Data' ? '<storage driver data>' : normalise(v, ids, k, key);
@@ -74,12 +91,13 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
   }
   if (typeof value !== 'string') return value;
   let s = value;
-  // Container ids are random; Hostname is the 12-character prefix of the id.
+  // Ids of what the setup made (containers, networks) are random; Hostname and error texts use the 12-character prefix.
   for (const [name, id] of Object.entries(ids)) s = s.split(id).join(`{${name}}`).split(id.slice(0, 12)).join(`{${name}:12}`);
   // Clock readings; the zero time ("never") is kept as it is.
   if (RFC3339.test(s) && s !== ZERO_TIME) return '<time>';
   // Files the engine keeps under its own data root; only whether there is one is the API's.
-  if (['ResolvConfPath', 'HostnamePath', 'HostsPath', 'LogPath', 'SandboxKey'].includes(key) && s !== '') return '<path>';
+  // A volume's Mountpoint is such a file too (<data root>/volumes/<name>/_data in the reference).
+  if (['ResolvConfPath', 'HostnamePath', 'HostsPath', 'LogPath', 'SandboxKey', 'Mountpoint'].includes(key) && s !== '') return '<path>';
   // The storage driver's name ("overlay2" in the reference, containerd's snapshotter in berth).
   if (key === 'Driver' && (parent === '' || parent === 'GraphDriver')) return '<storage driver>';
   if (key === 'Name' && parent === 'GraphDriver') return '<storage driver>';
