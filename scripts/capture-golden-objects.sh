@@ -93,6 +93,9 @@ function images(v) {
       { name: 'delete in use', method: 'DELETE', path: `/v${v}/images/g2-lbl:latest` },
       { name: 'tag bad repo', method: 'POST', path: `/v${v}/images/g2-bb:latest/tag?repo=G2-BAD&tag=v1` },
       { name: 'tag missing', method: 'POST', path: `/v${v}/images/g2-nope:latest/tag?repo=g2-x&tag=v1` },
+      { name: 'delete by id in two repositories', method: 'DELETE', path: `/v${v}/images/442a09b36140` },
+      { name: 'untag', method: 'DELETE', path: `/v${v}/images/${tagged}:v1` },
+      { name: 'delete missing', method: 'DELETE', path: `/v${v}/images/g2-nope:latest` },
     ],
     cleanup: [['DELETE', `/v${v}/containers/{user}?force=1`], ['DELETE', `/v${v}/images/${tagged}:v1`]],
   };
@@ -116,7 +119,10 @@ function volumes(v) {
       { name: 'inspect unlabelled', method: 'GET', path: `/v${v}/volumes/${name}-b` },
       { name: 'inspect missing', method: 'GET', path: `/v${v}/volumes/g2-nope` },
       { name: 'remove in use', method: 'DELETE', path: `/v${v}/volumes/${name}` },
+      ...(v >= '1.24' ? [{ name: 'list not dangling', method: 'GET', path: `/v${v}/volumes?filters=${q({ dangling: ['false'] })}` }] : []),
+      ...(v >= '1.24' ? [{ name: 'list by driver', method: 'GET', path: `/v${v}/volumes?filters=${q({ driver: ['loc'] })}` }] : []),
       { name: 'remove missing', method: 'DELETE', path: `/v${v}/volumes/g2-nope` },
+      { name: 'remove', method: 'DELETE', path: `/v${v}/volumes/${name}-b` },
     ],
     cleanup: [['DELETE', `/v${v}/containers/{user}?force=1`], ['DELETE', `/v${v}/volumes/${name}`], ['DELETE', `/v${v}/volumes/${name}-b`]],
   };
@@ -140,6 +146,14 @@ function networks(v, n) {
       { name: 'inspect missing', method: 'GET', path: `/v${v}/networks/g2-nope` },
       { name: 'create duplicate', method: 'POST', path: `/v${v}/networks/create`, body: { Name: name, CheckDuplicate: true } },
       { name: 'create unknown driver', method: 'POST', path: `/v${v}/networks/create`, body: { Name: `g2-bad-${t}`, Driver: 'g2nosuchdriver' } },
+      ...(v >= '1.24'
+        ? [
+            { name: 'list by driver and name', method: 'GET', path: `/v${v}/networks?filters=${q({ driver: ['bridge'], name: ['g2-net'] })}` },
+            { name: 'list by label', method: 'GET', path: `/v${v}/networks?filters=${q({ label: ['g2=yes'] })}` },
+          ]
+        : []),
+      { name: 'remove', method: 'DELETE', path: `/v${v}/networks/{net}` },
+      { name: 'remove missing', method: 'DELETE', path: `/v${v}/networks/g2-nope` },
     ],
     cleanup: [['DELETE', `/v${v}/networks/{net}`], ['DELETE', `/v${v}/networks/g2-bad-${t}`]],
   };
