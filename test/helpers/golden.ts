@@ -74,6 +74,12 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
         out[k] = '<network id>';
         continue;
       }
+      // The storage driver's name in a container inspect ("overlay2" in the reference, containerd's snapshotter in
+      // berth); the Driver of a volume or network is compared.
+      if (k === 'Driver' && 'GraphDriver' in o && typeof v === 'string') {
+        out[k] = '<storage driver>';
+        continue;
+      }
       // The storage driver's own data (overlay2 directories under dockerd's data root, or nothing for containerd's
       // snapshotter): layout of the storage, not of the API.
       out[k] = key === 'GraphDriver' && k === 'Data' ? '<storage driver data>' : normalise(v, ids, k, key);
@@ -98,13 +104,13 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
   // Files the engine keeps under its own data root; only whether there is one is the API's.
   // A volume's Mountpoint is such a file too (<data root>/volumes/<name>/_data in the reference).
   if (['ResolvConfPath', 'HostnamePath', 'HostsPath', 'LogPath', 'SandboxKey', 'Mountpoint'].includes(key) && s !== '') return '<path>';
-  // The storage driver's name ("overlay2" in the reference, containerd's snapshotter in berth).
-  if (key === 'Driver' && (parent === '' || parent === 'GraphDriver')) return '<storage driver>';
+  // The storage driver's name in GraphDriver (containers and images).
   if (key === 'Name' && parent === 'GraphDriver') return '<storage driver>';
   // Random ids of the network sandbox, the network and the endpoint; only whether there is one is the API's.
   if (['SandboxID', 'NetworkID', 'EndpointID'].includes(key) && s !== '') return '<network id>';
   // Addresses handed out at start (empty for NetworkMode none, but normalised so that one rule covers all modes).
-  if (['IPAddress', 'Gateway', 'MacAddress', 'GlobalIPv6Address', 'IPv6Gateway', 'LinkLocalIPv6Address'].includes(key) && s !== '') return '<address>';
+  // (Not a network's IPAM Config entries: those are the addresses the client asked for, and are compared.)
+  if (['IPAddress', 'Gateway', 'MacAddress', 'GlobalIPv6Address', 'IPv6Gateway', 'LinkLocalIPv6Address'].includes(key) && parent !== 'Config' && s !== '') return '<address>';
   // "Up 3 seconds", "Exited (137) 2 seconds ago": the duration is a clock reading, the rest is compared.
   if (key === 'Status' && parent === '') return s.replace(DURATION, '<duration>');
   return s;
