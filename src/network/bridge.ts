@@ -164,7 +164,7 @@ export class BridgeNetwork {
     fs.mkdirSync(this.ipamDir, { recursive: true });
     const range: Record<string, string> = { subnet: opts.subnet };
     if (opts.gateway) range.gateway = opts.gateway;
-    if (opts.ipRange) Object.assign(range, rangeBounds(opts.ipRange));
+    if (opts.ipRange) Object.assign(range, rangeBounds(opts.ipRange, opts.subnet));
     this.list = {
       cniVersion: CNI_VERSION,
       name: opts.cniName,

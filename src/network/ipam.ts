@@ -67,11 +67,17 @@ export function pickSubnet(taken: string[]): string {
   throw invalidParameter('could not find an available, non-overlapping IPv4 address pool among the defaults to assign to the network');
 }
 
-/** First and last assignable addresses of an IP range (host-local's rangeStart/rangeEnd). */
-export function rangeBounds(range: string): { start: string; end: string } {
-  const c = parseCidr(range);
-  const size = 2 ** (32 - c.prefix);
-  const start = c.prefix >= 31 ? c.base : c.base + 1;
-  const end = c.prefix >= 31 ? c.base + size - 1 : c.base + size - 2;
-  return { start: intToIp(start), end: intToIp(end) };
+/**
+ * First and last assignable addresses of an IP range inside a subnet, as host-local's rangeStart/rangeEnd. Like the
+ * engine's allocator, every address of the range is assignable except the subnet's own network and broadcast
+ * addresses (range 10.99.0.128/25 in 10.99.0.0/24: .128 to .254; the engine's first container there gets .128).
+ */
+export function rangeBounds(range: string, subnet: string): { rangeStart: string; rangeEnd: string } {
+  const r = parseCidr(range);
+  const s = parseCidr(subnet);
+  const last = (c: { base: number; prefix: number }) => c.base + 2 ** (32 - c.prefix) - 1;
+  const small = s.prefix >= 31; // /31 and /32 subnets have no network or broadcast address to leave out
+  const start = !small && r.base === s.base ? r.base + 1 : r.base;
+  const end = !small && last(r) === last(s) ? last(r) - 1 : last(r);
+  return { rangeStart: intToIp(start), rangeEnd: intToIp(end) };
 }

@@ -20,7 +20,10 @@ describe('ipam', () => {
     expect(pickSubnet(['172.17.0.0/16', '172.18.5.0/24'])).toBe('172.19.0.0/16');
     expect(pickSubnet(['172.16.0.0/12'])).toBe('192.168.0.0/20');
     expect(defaultGateway('10.99.0.0/24')).toBe('10.99.0.1');
-    expect(rangeBounds('10.99.0.128/25')).toEqual({ start: '10.99.0.129', end: '10.99.0.254' });
+    // The range's own first address is assignable (the engine gives .128 first), the subnet's broadcast is not.
+    expect(rangeBounds('10.99.0.128/25', '10.99.0.0/24')).toEqual({ rangeStart: '10.99.0.128', rangeEnd: '10.99.0.254' });
+    expect(rangeBounds('10.99.0.0/25', '10.99.0.0/24')).toEqual({ rangeStart: '10.99.0.1', rangeEnd: '10.99.0.127' });
+    expect(rangeBounds('10.99.1.0/24', '10.99.0.0/16')).toEqual({ rangeStart: '10.99.1.0', rangeEnd: '10.99.1.255' });
   });
 });
 
