@@ -135,6 +135,10 @@ function networks(v, n) {
   return {
     setup: [
       { name: 'create', method: 'POST', path: `/v${v}/networks/create`, body: { Name: name, Driver: 'bridge', CheckDuplicate: true, IPAM: ipam, Options: { 'com.docker.network.bridge.name': `g2br${t}` }, Labels: { g2: 'yes' } }, status: 201, id: 'net' },
+      // A running container on the network (made with the 1.24 form: custom network names in NetworkMode are since
+      // v1.22), so that Containers has an entry.
+      { name: 'create user', method: 'POST', path: `/v1.24/containers/create?name=g2-netuser-${t}`, body: { Image: 'g2-bb:latest', Cmd: ['sleep', '300'], HostConfig: { NetworkMode: name } }, status: 201, id: 'user' },
+      { name: 'start user', method: 'POST', path: `/v${v}/containers/{user}/start`, status: 204 },
     ],
     answers: [
       { name: 'list by name', method: 'GET', path: `/v${v}/networks?filters=${q({ name: [name] })}` },
@@ -152,10 +156,12 @@ function networks(v, n) {
             { name: 'list by label', method: 'GET', path: `/v${v}/networks?filters=${q({ label: ['g2=yes'] })}` },
           ]
         : []),
+      { name: 'remove in use', method: 'DELETE', path: `/v${v}/networks/{net}` },
+      { name: 'remove user', method: 'DELETE', path: `/v${v}/containers/{user}?force=1` },
       { name: 'remove', method: 'DELETE', path: `/v${v}/networks/{net}` },
       { name: 'remove missing', method: 'DELETE', path: `/v${v}/networks/g2-nope` },
     ],
-    cleanup: [['DELETE', `/v${v}/networks/{net}`], ['DELETE', `/v${v}/networks/g2-bad-${t}`]],
+    cleanup: [['DELETE', `/v${v}/containers/{user}?force=1`], ['DELETE', `/v${v}/networks/{net}`], ['DELETE', `/v${v}/networks/g2-bad-${t}`]],
   };
 }
 

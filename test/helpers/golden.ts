@@ -37,6 +37,12 @@ export function loadGolden(version: string, area = 'containers'): GoldenFixture 
 
 const PREDEFINED_NETWORKS = ['bridge', 'host', 'none'];
 
+/** The ids (and their 12-character prefixes) in a text, written as {name} and {name:12}. */
+function replaceIds(s: string, ids: Ids): string {
+  for (const [name, id] of Object.entries(ids)) s = s.split(id).join(`{${name}}`).split(id.slice(0, 12)).join(`{${name}:12}`);
+  return s;
+}
+
 /** Container ids by the setup's names for them (created, running, exited). */
 export type Ids = Record<string, string>;
 
@@ -70,6 +76,11 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
     // a random id, which no request of the test names.
     const predefinedNetwork = 'IPAM' in o && typeof o.Name === 'string' && PREDEFINED_NETWORKS.includes(o.Name);
     for (const [k, v] of Object.entries(value)) {
+      // A network's Containers is keyed by container id: the key is written as the id's name too.
+      if (parent === '' && key === 'Containers') {
+        out[replaceIds(k, ids)] = normalise(v, ids, k, key);
+        continue;
+      }
       if (predefinedNetwork && k === 'Id') {
         out[k] = '<network id>';
         continue;
@@ -98,7 +109,7 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
   if (typeof value !== 'string') return value;
   let s = value;
   // Ids of what the setup made (containers, networks) are random; Hostname and error texts use the 12-character prefix.
-  for (const [name, id] of Object.entries(ids)) s = s.split(id).join(`{${name}}`).split(id.slice(0, 12)).join(`{${name}:12}`);
+  s = replaceIds(s, ids);
   // Clock readings; the zero time ("never") is kept as it is.
   if (RFC3339.test(s) && s !== ZERO_TIME) return '<time>';
   // Files the engine keeps under its own data root; only whether there is one is the API's.
