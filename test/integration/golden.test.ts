@@ -6,7 +6,7 @@
 // listed below with the spec passage it comes from, and must show up exactly as listed.
 import type { TestBerth, TestResponse } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
-import { fillPath, GoldenAnswer, Ids, jsonDiff, loadGolden, normalise } from '../helpers/golden';
+import { addImageIds, fillPath, GoldenAnswer, Ids, jsonDiff, loadGolden, normalise } from '../helpers/golden';
 
 const berth = berthWithBusybox();
 let b: TestBerth;
@@ -92,6 +92,10 @@ describe.each(VERSIONS)('API %s answers like the reference engine', (v) => {
   const setupAnswers = new Map<string, TestResponse>();
 
   beforeAll(async () => {
+    // The test image's id, in the reference's answers and in berth's.
+    const refImage = (golden.answers.find((a) => /^inspect/.test(a.name))?.body as { Image?: string } | undefined)?.Image;
+    addImageIds(refIds, 'image', refImage ? { Id: refImage } : undefined);
+    addImageIds(ids, 'image', (await b.request('GET', '/v1.24/images/busybox/json')).json());
     for (const step of golden.setup) {
       const r = await replay(step, ids);
       setupAnswers.set(step.name, r);
