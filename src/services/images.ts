@@ -15,6 +15,8 @@ import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
 import type { EventPublisher } from '../events/types';
 import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
+import { contentSize } from '../fs/usage';
+import { layerDirs, MountLike } from './rootfs';
 import { danglingName, familiarName, familiarRepo, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../images/reference';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
 
@@ -24,6 +26,13 @@ const MT_CONFIG = 'application/vnd.oci.image.config.v1+json';
 const MT_LAYER = 'application/vnd.oci.image.layer.v1.tar';
 const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 const LABEL_SIZE = 'berth.size';
+/** On a layer blob: the bytes of the files it holds, as the engine counts a layer's size (from unpack). */
+const LABEL_FILES_SIZE = 'berth.files-size';
+
+/** A layer's size from its blob's labels: its files' bytes; for layers unpacked before that label, the archive's. */
+function layerSize(labels: Record<string, string> | null | undefined, fallback: number): number {
+  return Number(labels?.[LABEL_FILES_SIZE] ?? labels?.['berth.uncompressed-size'] ?? fallback);
+}
 /** The image a commit started from (the engine's Parent; pulled and loaded images have none). */
 const LABEL_PARENT = 'berth.parent';
 
@@ -210,7 +219,7 @@ export class ImageService {
     return Promise.all(
       m.layers.map(async (l) => {
         const info = await this.ctr.content.Info({ digest: l.digest }).catch(() => undefined);
-        return Number(info?.info?.labels?.['berth.uncompressed-size'] ?? l.size);
+        return layerSize(info?.info?.labels, l.size);
       }),
     );
   }
@@ -399,16 +408,20 @@ export class ImageService {
     try {
       await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId }, { lease });
       const info = await this.ctr.content.Info({ digest: desc.digest }).catch(() => undefined);
-      return Number(info?.info?.labels?.['berth.uncompressed-size'] ?? desc.size);
+      return layerSize(info?.info?.labels, desc.size);
     } catch (err) {
       if (!isGrpcNotFound(err)) throw err;
     }
     const key = `extract-${crypto.randomBytes(6).toString('hex')} ${chainId}`;
     const { mounts } = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
     let applied;
+    let filesSize = 0;
     try {
       ({ applied } = await this.ctr.diff.Apply({ diff: { media_type: desc.mediaType, digest: desc.digest, size: String(desc.size) }, mounts }, { lease }));
       if (applied?.digest !== diffId) throw invalidParameter(`layer ${desc.digest} does not match its diff id ${diffId} (got ${applied?.digest})`);
+      // The layer's size as the engine counts it: the bytes of its files (not the archive's, headers and all).
+      const upper = layerDirs(mounts as MountLike[]).upper;
+      filesSize = upper ? await contentSize(upper) : Number(applied.size);
       await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: chainId, key, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
     } catch (err) {
       await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
@@ -416,11 +429,9 @@ export class ImageService {
       throw err;
     }
     const unpacked = Number(applied.size);
-    await this.ctr.content.Update(
-      { info: { digest: desc.digest, labels: { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(unpacked) } }, update_mask: { paths: ['labels.containerd.io/uncompressed', 'labels.berth.uncompressed-size'] } },
-      { lease },
-    );
-    return unpacked;
+    const labels = { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(unpacked), [LABEL_FILES_SIZE]: String(filesSize) };
+    await this.ctr.content.Update({ info: { digest: desc.digest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, { lease });
+    return filesSize;
   }
 
   /** Points a name at a manifest; an image that loses its last name this way is kept as dangling. */
