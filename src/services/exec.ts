@@ -43,6 +43,7 @@ export interface ExecRecord {
 
 export class ExecService {
   private readonly execs = new Map<string, ExecRecord>();
+  private readonly specs = new Map<string, { run: string; spec: OciSpec }>();
 
   constructor(
     private readonly ctr: Containerd,
@@ -51,6 +52,7 @@ export class ExecService {
     private readonly execRoot: string,
   ) {
     containers.onRemove((id) => {
+      this.specs.delete(id);
       for (const [k, e] of this.execs) if (e.containerId === id) this.execs.delete(k);
     });
   }
@@ -81,6 +83,21 @@ export class ExecService {
     return id;
   }
 
+  /**
+   * The container's OCI spec, read once per run: what an exec takes from it (user, env, capabilities, cwd, security
+   * settings) is fixed when the run starts (links' env is written just before); `update` changes resources only.
+   */
+  private async processSpecOf(rec: ContainerRecord): Promise<OciSpec> {
+    const run = `${rec.Id}@${rec.State.StartedAt}`;
+    const cached = this.specs.get(rec.Id);
+    if (cached?.run === run) return cached.spec;
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (!spec) throw systemError('container has no spec');
+    this.specs.set(rec.Id, { run, spec });
+    return spec;
+  }
+
   /** Starts the process; output goes to `listener` until it exits (then `done` resolves with the exit code). */
   async start(id: string, listener: OutputListener | undefined): Promise<ExecRecord> {
     const e = this.get(id);
@@ -89,9 +106,7 @@ export class ExecService {
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     if (rec.State.Paused) throw conflict(`Container ${rec.Id} is paused, unpause the container before exec`);
     e.started = true;
-    const c = await this.ctr.containers.Get({ id: rec.Id });
-    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
-    if (!spec) throw systemError('container has no spec');
+    const spec = await this.processSpecOf(rec);
     const cfg = e.config;
     let user = spec.process.user;
     if (cfg.User) {
