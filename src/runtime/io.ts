@@ -5,8 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
-import { now } from './clock';
-import { rfc3339Nano } from '../translate/time';
+import { nowRfc3339Nano } from './clock';
 import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
 
 export type { StreamName };
@@ -33,8 +32,11 @@ export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: 
  * partial line is written at once (as the engine writes a partial entry), except for the bytes of a UTF-8
  * character cut by the read, which wait for the rest of it.
  */
-/** What was appended to the log: the entries' bytes, their time, and the file's size after them. */
-export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number) => void;
+/**
+ * What was appended to the log: the entries' bytes, their time, the file's size after them, and whether the bytes
+ * are valid UTF-8 (then a reader gets them back as they are; otherwise as asLogged() gives them).
+ */
+export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number, valid?: boolean) => void;
 
 export class JsonFileLog {
   private fd: number;
@@ -65,12 +67,12 @@ export class JsonFileLog {
   }
   private append(stream: StreamName, chunk: Buffer): void {
     if (!chunk.length || this.fd < 0) return;
-    const time = rfc3339Nano(now());
+    const time = nowRfc3339Nano();
     const out = this.encoder.encode(chunk, stream, time);
     let off = 0;
     while (off < out.length) off += fs.writeSync(this.fd, out, off, out.length - off);
     this.size += out.length;
-    this.onAppend?.(stream, chunk, time, this.size);
+    this.onAppend?.(stream, chunk, time, this.size, this.encoder.lastValid);
   }
   get isOpen(): boolean {
     return this.fd >= 0;
@@ -108,8 +110,8 @@ export class ContainerIO {
   constructor(readonly paths: IOPaths, logFile: string | null) {
     if (logFile) {
       this.log = new JsonFileLog(logFile);
-      this.log.onAppend = (stream, content, time, end) => {
-        for (const l of this.logListeners) l(stream, content, time, end);
+      this.log.onAppend = (stream, content, time, end, valid) => {
+        for (const l of this.logListeners) l(stream, content, time, end, valid);
       };
     }
     this.done = new Promise((r) => (this.doneResolve = r));

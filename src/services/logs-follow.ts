@@ -19,29 +19,44 @@ export interface FollowTarget {
   signal: AbortSignal;
 }
 
-/** Frames (or not) the entries appended in one write, with the timestamp and details prefixes per entry. */
-export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat): Buffer {
-  let body = asLogged(content);
-  if (fmt.timestamps || fmt.details) {
-    const prefix = Buffer.from((fmt.timestamps ? `${fixedNano(time)} ` : '') + (fmt.details ? ' ' : '')); // berth writes no attributes
-    const parts: Buffer[] = [];
-    let start = 0;
-    while (start < body.length) {
-      const nl = body.indexOf(0x0a, start);
-      const end = nl < 0 ? body.length : nl + 1;
-      parts.push(prefix, body.subarray(start, end));
-      start = end;
-    }
-    body = Buffer.concat(parts);
+/** The payload of the entries appended in one write: the timestamp and details prefixes per entry, unframed. */
+function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, valid: boolean): Buffer {
+  const body = valid ? content : asLogged(content);
+  if (!fmt.timestamps && !fmt.details) return body;
+  const prefix = Buffer.from((fmt.timestamps ? `${fixedNano(time)} ` : '') + (fmt.details ? ' ' : '')); // berth writes no attributes
+  const parts: Buffer[] = [];
+  let start = 0;
+  while (start < body.length) {
+    const nl = body.indexOf(0x0a, start);
+    const end = nl < 0 ? body.length : nl + 1;
+    parts.push(prefix, body.subarray(start, end));
+    start = end;
   }
+  return Buffer.concat(parts);
+}
+
+/** Writes one multiplexed frame header (stream, length) at `at`. */
+function frameHeader(out: Buffer, at: number, stream: StreamName, length: number): void {
+  out[at] = stream === 'stdout' ? 1 : 2;
+  out[at + 1] = out[at + 2] = out[at + 3] = 0;
+  out.writeUInt32BE(length, at + 4);
+}
+
+/** Frames (or not) the entries appended in one write, with the timestamp and details prefixes per entry. */
+export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat, valid = false): Buffer {
+  const body = appendedPayload(content, time, fmt, valid);
   if (!fmt.framed) return body;
   const out = Buffer.allocUnsafe(8 + body.length);
-  out[0] = stream === 'stdout' ? 1 : 2;
-  out[1] = out[2] = out[3] = 0;
-  out.writeUInt32BE(body.length, 4);
+  frameHeader(out, 0, stream, body.length);
   body.copy(out, 8);
   return out;
 }
+
+/** Live appends are handed on in batches of up to this many bytes ... */
+const BATCH = 256 << 10;
+/** ... or this long after the first of them: a follower sees a line within a few milliseconds, and a container
+ *  printing short lines quickly costs one write per batch instead of one per read of its output. */
+const BATCH_DELAY_MS = 2;
 
 /**
  * Follows `file` of a running container whose appends `live.subscribe` delivers. Returns undefined, having done
@@ -64,22 +79,52 @@ export function followLogs(
   const ended = new Promise<void>((r) => (endResolve = r));
   let overflowResolve!: () => void;
   const overflowed = new Promise<void>((r) => (overflowResolve = r));
-  const queue: { b?: Buffer; end: number }[] = [];
-  let queued = 0;
+  // Appended entries not handed on yet (payload undefined: a stream not asked for), with the file offset after them.
+  const queue: { stream: StreamName; payload?: Buffer; end: number }[] = [];
+  let queued = 0; // their bytes, frame headers included
+  const headerBytes = fmt.framed ? 8 : 0;
   let catchingUp = true;
   let pumping: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
   let resumeAt: number | undefined; // set on overflow: the file offset after the last bytes handed on
   let handedEnd = 0;
+
+  // The queue's head, up to BATCH bytes, as one buffer (framed); the offset after it.
+  const takeBatch = (): { b?: Buffer; end: number } => {
+    let n = 0;
+    let bytes = 0;
+    while (n < queue.length && bytes < BATCH) {
+      const p = queue[n++].payload;
+      if (p) bytes += headerBytes + p.length;
+    }
+    const items = queue.splice(0, n);
+    queued -= bytes;
+    const end = items[items.length - 1].end;
+    if (!bytes) return { end };
+    if (!headerBytes && items.length === 1) return { b: items[0].payload, end };
+    const b = Buffer.allocUnsafe(bytes);
+    let at = 0;
+    for (const it of items) {
+      if (!it.payload) continue;
+      if (headerBytes) frameHeader(b, at, it.stream, it.payload.length);
+      at += headerBytes;
+      at += it.payload.copy(b, at);
+    }
+    return { b, end };
+  };
 
   // Hands queued entries on in order, waiting for the destination to drain; one pump at a time.
   const pump = (): Promise<void> => {
     if (pumping) return pumping;
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
     const p: Promise<void> = (async () => {
       while (queue.length && resumeAt === undefined && !to.signal.aborted) {
-        const item = queue.shift()!;
-        queued -= item.b?.length ?? 0;
-        const ok = !item.b || to.write(item.b);
-        handedEnd = item.end;
+        const { b, end } = takeBatch();
+        const ok = !b || to.write(b);
+        handedEnd = end;
         if (!ok) await to.drained();
       }
     })().finally(() => {
@@ -89,32 +134,27 @@ export function followLogs(
     return p;
   };
 
-  const onAppend: LogAppendListener = (stream, content, time, end) => {
+  const onAppend: LogAppendListener = (stream, content, time, end, valid) => {
     if (resumeAt !== undefined) return;
     const wanted = (stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs);
-    const b = wanted ? formatAppended(stream, content, time, fmt) : undefined;
-    if (catchingUp || pumping || queue.length) {
-      queue.push({ b, end });
-      queued += b?.length ?? 0;
-      if (queued > QUEUE_LIMIT) {
-        // Too far behind: drop what waits and read it from the file instead.
-        resumeAt = handedEnd;
-        queue.length = 0;
-        queued = 0;
-        overflowResolve(); // (still subscribed: the end of the run ends the file follow too)
-      }
+    const payload = wanted ? appendedPayload(content, time, fmt, !!valid) : undefined;
+    queue.push({ stream, payload, end });
+    queued += payload ? headerBytes + payload.length : 0;
+    if (queued > QUEUE_LIMIT) {
+      // Too far behind: drop what waits and read it from the file instead.
+      resumeAt = handedEnd;
+      queue.length = 0;
+      queued = 0;
+      overflowResolve(); // (still subscribed: the end of the run ends the file follow too)
       return;
     }
-    const ok = !b || to.write(b);
-    handedEnd = end;
-    if (!ok) {
-      // Saturated: what comes next waits in the queue until the destination drains.
-      const p: Promise<void> = to.drained().then(() => {
-        if (pumping === p) pumping = undefined;
-        return pump();
-      });
-      pumping = p;
-    }
+    if (catchingUp || pumping) return; // handed on when the catch-up ends, or by the running pump
+    if (queued >= BATCH) void pump();
+    else
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void pump();
+      }, BATCH_DELAY_MS);
   };
   const writeAwait = async (b: Buffer) => {
     if (!to.write(b)) await to.drained();
@@ -160,6 +200,7 @@ export function followLogs(
       while (pumping || queue.length) await pump();
     } finally {
       sub?.unsubscribe();
+      if (timer) clearTimeout(timer);
     }
   })();
 }

@@ -1,6 +1,6 @@
 // The json-file codec: byte-exact against lines the reference engine (20.10) wrote, and a lossless round trip.
 import * as crypto from 'node:crypto';
-import { decodeLine, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
+import { decodeLine, hasControl, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
 import { fixedNano } from '../../src/services/logs';
 
 const T = '2026-11-22T21:50:56.05024842Z';
@@ -85,4 +85,19 @@ describe('json-file decoding', () => {
     expect(fixedNano('2026-11-22T21:50:49.99775933Z')).toBe('2026-11-22T21:50:49.997759330Z');
     expect(fixedNano('2026-11-22T21:50:49Z')).toBe('2026-11-22T21:50:49.000000000Z');
   });
+});
+
+test('hasControl finds a control character other than a newline at any offset and alignment, as a character class does', () => {
+  const rnd = crypto.randomBytes(400_000);
+  let r = 0;
+  for (let t = 0; t < 20_000; t++) {
+    const len = rnd[r++ % rnd.length] % 40;
+    const b = Buffer.alloc(len + 3);
+    for (let i = 0; i < b.length; i++) {
+      const x = rnd[r++ % rnd.length];
+      b[i] = x < 16 ? rnd[r++ % rnd.length] : x < 40 ? 0x0a : 0x41 + (x & 0x1f);
+    }
+    const v = b.subarray(t % 4);
+    expect([v.toString('hex'), hasControl(v)]).toEqual([v.toString('hex'), /[\x00-\x09\x0b-\x1f]/.test(v.toString('latin1'))]);
+  }
 });
