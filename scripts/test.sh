@@ -5,7 +5,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_runtime
 ensure_cmds curl:curl docker:docker.io docker-registry:docker-registry htpasswd:apache2-utils /bin/busybox:busybox-static \
-  script:bsdutils tmux:tmux docker-compose:docker-compose openssl:openssl
+  script:bsdutils tmux:tmux docker-compose:docker-compose openssl:openssl wat2wasm:wabt
 ensure_build
 cd "$BERTH_ROOT"
 out=$(mktemp -d)

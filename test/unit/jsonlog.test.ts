@@ -1,6 +1,11 @@
 // The json-file codec: byte-exact against lines the reference engine (20.10) wrote, and a lossless round trip.
+import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
-import { decodeLine, hasControl, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeLine, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
+import { JSONLOG_WASM } from '../../src/runtime/jsonlog-wasm';
 import { fixedNano } from '../../src/services/logs';
 
 const T = '2026-11-22T21:50:56.05024842Z';
@@ -87,17 +92,32 @@ describe('json-file decoding', () => {
   });
 });
 
-test('hasControl finds a control character other than a newline at any offset and alignment, as a character class does', () => {
-  const rnd = crypto.randomBytes(400_000);
-  let r = 0;
-  for (let t = 0; t < 20_000; t++) {
-    const len = rnd[r++ % rnd.length] % 40;
-    const b = Buffer.alloc(len + 3);
-    for (let i = 0; i < b.length; i++) {
-      const x = rnd[r++ % rnd.length];
-      b[i] = x < 16 ? rnd[r++ % rnd.length] : x < 40 ? 0x0a : 0x41 + (x & 0x1f);
+describe('the SIMD encoder (jsonlog.wat)', () => {
+  // Valid UTF-8 made of the pieces that matter: plain runs, newlines, every escaped ASCII byte, U+2028/U+2029 and
+  // other characters with the same lead byte, other multibyte characters.
+  const PIECES = ['a', 'plain text ', '0123456789abcdef', '\n', '\n\n', '"', '\\', '<', '>', '&', '\r', '\t', '\x00', '\x1f', '\x7f', '\u2028', '\u2029', '\u2020', '\u20ac', 'é', '日本', '💡'];
+  const randomText = (pieces: number) => Array.from({ length: pieces }, () => PIECES[crypto.randomInt(PIECES.length)]).join('');
+
+  test('writes exactly what the byte-by-byte encoder writes, at every length and alignment', () => {
+    const simd = new LogEncoder();
+    const bytewise = new LogEncoder(true);
+    for (let k = 0; k < 3000; k++) {
+      const text = Buffer.from(randomText(k % 60));
+      const pad = Buffer.concat([Buffer.alloc(k % 5), text]).subarray(k % 5);
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const want = Buffer.from(bytewise.encode(pad, stream, T));
+        expect(simd.encode(pad, stream, T).toString('latin1')).toBe(want.toString('latin1'));
+      }
     }
-    const v = b.subarray(t % 4);
-    expect([v.toString('hex'), hasControl(v)]).toEqual([v.toString('hex'), /[\x00-\x09\x0b-\x1f]/.test(v.toString('latin1'))]);
-  }
+    // big chunks, one of only newlines (the module's memory grows to the worst case)
+    for (const big of [Buffer.from(randomText(40_000)), Buffer.alloc(300_000, 0x0a), Buffer.alloc(200_000, 0x3c)]) expect(simd.encode(big, 'stdout', T).equals(Buffer.from(bytewise.encode(big, 'stdout', T)))).toBe(true);
+    expect(simd.encode(Buffer.alloc(0), 'stdout', T).toString()).toBe(bytewise.encode(Buffer.alloc(0), 'stdout', T).toString());
+  });
+
+  test('the embedded module is jsonlog.wat assembled (scripts/build-wasm.sh)', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'berth-wasm-')), 'jsonlog.wasm');
+    execFileSync('wat2wasm', [path.join(__dirname, '../../src/runtime/jsonlog.wat'), '-o', out]);
+    expect(fs.readFileSync(out).toString('base64')).toBe(JSONLOG_WASM);
+    fs.rmSync(path.dirname(out), { recursive: true });
+  });
 });
