@@ -74,8 +74,17 @@ async function main(): Promise<void> {
 
     // (a) logs
     const readBackMBs: [number[], number[]] = [[], []];
+    // CPU seconds of this process (berth's capture and follow and the client; or the raw FIFO reader) per run: steadier
+    // than throughput on a machine whose other tenants come and go.
+    const cpu: Record<string, number[]> = {};
+    const cpuOf = (lineBytes: number, who: string) => (cpu[`${who}${lineBytes}`] ??= []);
+    const cpuSeconds = (since: NodeJS.CpuUsage) => {
+      const d = process.cpuUsage(since);
+      return (d.user + d.system) / 1e6;
+    };
     const viaLogs = async (lineBytes: number) => {
       const id = await create({ Cmd: writer(lineBytes) });
+      const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       await request(socket, 'POST', `/v1.24/containers/${id}/start`);
       const exited = request(socket, 'POST', `/v1.24/containers/${id}/wait`).then(() => Number(process.hrtime.bigint() - t0) / 1e9);
@@ -83,6 +92,7 @@ async function main(): Promise<void> {
         http.get({ socketPath: socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => countFramed(res).then(resolve, reject)).on('error', reject);
       });
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      cpuOf(lineBytes, 'berth').push(cpuSeconds(cpu0));
       if (process.env.BENCH_VERBOSE) console.error(`logs: container done writing after ${(await exited).toFixed(2)} s, logs complete after ${s.toFixed(2)} s`);
       if (got !== BYTES) throw new Error(`logs returned ${got} bytes`);
       // The same log read back once the container is gone: the reading half of the path alone.
@@ -129,10 +139,12 @@ async function main(): Promise<void> {
         r.out.on('data', (c: Buffer) => (got += c.length));
         r.out.on('end', () => resolve());
       });
+      const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       await ctr.tasks.Start({ container_id: r.id });
       await done;
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      cpuOf(lineBytes, 'raw').push(cpuSeconds(cpu0));
       await r.cleanup();
       if (got !== BYTES) throw new Error(`fifo returned ${got} bytes`);
       return BYTES / 1e6 / s;
@@ -148,7 +160,8 @@ async function main(): Promise<void> {
       longFifoMBs.push(await viaFifo(1000));
     }
 
-    if (process.env.BENCH_ONLY_LOGS) return console.log(JSON.stringify({ logsMBs, fifoMBs, longLogsMBs, longFifoMBs }));
+    const cpuSummary = (lineBytes: number) => ({ berthCpuS: +median(cpuOf(lineBytes, 'berth')).toFixed(2), rawReaderCpuS: +median(cpuOf(lineBytes, 'raw')).toFixed(2) });
+    if (process.env.BENCH_ONLY_LOGS) return console.log(JSON.stringify({ logsMBs, fifoMBs, longLogsMBs, longFifoMBs, cpu63: cpuSummary(63), cpu1000: cpuSummary(1000) }));
     // (b) exec start
     const box = await create({ Cmd: ['/bin/busybox', 'sleep', '600'] });
     await request(socket, 'POST', `/v1.24/containers/${box}/start`);
@@ -244,8 +257,8 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           runs,
-          logs256MiB: { berthLogsMBps: +median(logsMBs).toFixed(0), rawFifoMBps: +median(fifoMBs).toFixed(0), rawOverBerth: +(median(fifoMBs) / median(logsMBs)).toFixed(2), readBackMBps: +median(readBackMBs[0]).toFixed(0) },
-          logs256MiB1000ByteLines: { berthLogsMBps: +median(longLogsMBs).toFixed(0), rawFifoMBps: +median(longFifoMBs).toFixed(0), rawOverBerth: +(median(longFifoMBs) / median(longLogsMBs)).toFixed(2), readBackMBps: +median(readBackMBs[1]).toFixed(0) },
+          logs256MiB: { berthLogsMBps: +median(logsMBs).toFixed(0), rawFifoMBps: +median(fifoMBs).toFixed(0), rawOverBerth: +(median(fifoMBs) / median(logsMBs)).toFixed(2), readBackMBps: +median(readBackMBs[0]).toFixed(0), ...cpuSummary(63) },
+          logs256MiB1000ByteLines: { berthLogsMBps: +median(longLogsMBs).toFixed(0), rawFifoMBps: +median(longFifoMBs).toFixed(0), rawOverBerth: +(median(longFifoMBs) / median(longLogsMBs)).toFixed(2), readBackMBps: +median(readBackMBs[1]).toFixed(0), ...cpuSummary(1000) },
           execStartMs: { berth: +median(execBerth).toFixed(2), raw: +median(execRaw).toFixed(2), ratio: +(median(execBerth) / median(execRaw)).toFixed(2), rawOnBerthsContainer: +median(execRawOnBox).toFixed(2) },
           attachCat64MiB: { MBps: +attachMBs.toFixed(0) },
           goals: { berthLogsMBps: '>= 200', rawOverBerth: '<= 2', execRatio: '<= 1.3' },
