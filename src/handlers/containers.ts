@@ -234,7 +234,7 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   const threaded = containers.logReader.stream.bind(containers.logReader);
   // A running container is followed live once its file has been read (see logs-follow); otherwise the file is read,
   // and followed until the run ends.
-  const live = follow && rec.State.Running ? followLogs(rec.LogPath, o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd) }, threaded, { write: (b) => out.write(b), drained, signal: ac.signal }) : undefined;
+  const live = follow && rec.State.Running ? followLogs(rec.LogPath, o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd) }, threaded, { write: (b, done) => out.write(b, done), drained, signal: ac.signal }) : undefined;
   if (live) await live;
   else {
     let stopResolve!: () => void;

@@ -12,9 +12,13 @@ export async function mkfifos(paths: string[]): Promise<void> {
   if (missing.length) await execFileP('mkfifo', ['-m', '0600', ...missing]);
 }
 
-/** A readable socket over a FIFO's read side; never blocks a thread while no writer is there. */
-export function openReader(path: string): net.Socket {
+/**
+ * A readable socket over a FIFO's read side; never blocks a thread while no writer is there. With `onread`, each
+ * read goes into `buffer` and is handed to `onread` (no 'data' events; the bytes are valid during the call only).
+ */
+export function openReader(path: string, onread?: (n: number) => void, buffer?: Buffer): net.Socket {
   const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  if (onread && buffer) return new net.Socket({ fd, readable: true, writable: false, onread: { buffer, callback: (n: number) => (onread(n), true) } } as net.SocketConstructorOpts);
   return new net.Socket({ fd, readable: true, writable: false });
 }
 

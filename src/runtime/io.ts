@@ -34,7 +34,8 @@ export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: 
  */
 /**
  * What was appended to the log: the entries' bytes, their time, the file's size after them, and whether the bytes
- * are valid UTF-8 (then a reader gets them back as they are; otherwise as asLogged() gives them).
+ * are valid UTF-8 (then a reader gets them back as they are; otherwise as asLogged() gives them). The bytes are
+ * valid during the call only (the read buffer is reused): a listener that keeps them copies them.
  */
 export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number, valid?: boolean) => void;
 
@@ -95,6 +96,8 @@ export class JsonFileLog {
   }
 }
 
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
 export class ContainerIO {
   private readonly listeners = new Set<OutputListener>();
   private readers: Socket[] = [];
@@ -126,12 +129,17 @@ export class ContainerIO {
   }
 
   private attachReader(stream: StreamName, file: string): void {
-    const r = openReader(file);
+    // Read into one buffer shared by every container's outputs (no buffer per read, no stream machinery): what is
+    // read is logged at once, and listeners that keep it get their own copy.
+    const r = openReader(file, (n) => {
+      const view = READ_BUFFER.subarray(0, n);
+      this.log?.write(stream, view);
+      if (this.listeners.size) {
+        const chunk = Buffer.from(view);
+        for (const l of this.listeners) l(stream, chunk);
+      }
+    }, READ_BUFFER);
     this.open++;
-    r.on('data', (chunk: Buffer) => {
-      this.log?.write(stream, chunk);
-      for (const l of this.listeners) l(stream, chunk);
-    });
     let ended = false;
     const end = () => {
       if (ended) return;

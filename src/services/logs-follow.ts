@@ -13,8 +13,9 @@ const NEAR = 32 << 20;
 export type LogReader = (file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
 
 export interface FollowTarget {
-  /** Hands bytes on; false when the destination is saturated (then wait for `drained`). */
-  write(b: Buffer): boolean;
+  /** Hands bytes on; false when the destination is saturated (then wait for `drained`). `done` (if given) is called
+   *  once the destination no longer needs `b`. */
+  write(b: Buffer, done?: () => void): boolean;
   drained(): Promise<void>;
   signal: AbortSignal;
 }
@@ -54,6 +55,14 @@ export function formatAppended(stream: StreamName, content: Buffer, time: string
 
 /** Live appends are handed on in batches of up to this many bytes ... */
 const BATCH = 256 << 10;
+/** Batch buffers the destination is done with, for the next batches of any follower (a follower printing at full
+ *  speed would otherwise allocate its whole output anew, and collecting that garbage cost more than the rest). */
+const spareBatches: Buffer[] = [];
+const SPARE_MAX = 16;
+const newBatch = (need: number): Buffer => (need <= BATCH && spareBatches.pop()) || Buffer.allocUnsafe(Math.max(need, BATCH));
+const recycle = (b: Buffer) => () => {
+  if (b.length === BATCH && spareBatches.length < SPARE_MAX) spareBatches.push(b);
+};
 /** ... or this long after the first of them: a follower sees a line within a few milliseconds, and a container
  *  printing short lines quickly costs one write per batch instead of one per read of its output. */
 const BATCH_DELAY_MS = 2;
@@ -79,39 +88,17 @@ export function followLogs(
   const ended = new Promise<void>((r) => (endResolve = r));
   let overflowResolve!: () => void;
   const overflowed = new Promise<void>((r) => (overflowResolve = r));
-  // Appended entries not handed on yet (payload undefined: a stream not asked for), with the file offset after them.
-  const queue: { stream: StreamName; payload?: Buffer; end: number }[] = [];
-  let queued = 0; // their bytes, frame headers included
+  // Batches of appended entries not handed on yet, framed, copied in as they come (the capture's read buffer is
+  // reused at once), with the file offset after them.
+  const queue: { b: Buffer; used: number; end: number }[] = [];
+  let queued = 0; // their bytes
   const headerBytes = fmt.framed ? 8 : 0;
   let catchingUp = true;
   let pumping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let resumeAt: number | undefined; // set on overflow: the file offset after the last bytes handed on
   let handedEnd = 0;
-
-  // The queue's head, up to BATCH bytes, as one buffer (framed); the offset after it.
-  const takeBatch = (): { b?: Buffer; end: number } => {
-    let n = 0;
-    let bytes = 0;
-    while (n < queue.length && bytes < BATCH) {
-      const p = queue[n++].payload;
-      if (p) bytes += headerBytes + p.length;
-    }
-    const items = queue.splice(0, n);
-    queued -= bytes;
-    const end = items[items.length - 1].end;
-    if (!bytes) return { end };
-    if (!headerBytes && items.length === 1) return { b: items[0].payload, end };
-    const b = Buffer.allocUnsafe(bytes);
-    let at = 0;
-    for (const it of items) {
-      if (!it.payload) continue;
-      if (headerBytes) frameHeader(b, at, it.stream, it.payload.length);
-      at += headerBytes;
-      at += it.payload.copy(b, at);
-    }
-    return { b, end };
-  };
+  const NONE = Buffer.alloc(0);
 
   // Hands queued entries on in order, waiting for the destination to drain; one pump at a time.
   const pump = (): Promise<void> => {
@@ -122,9 +109,10 @@ export function followLogs(
     }
     const p: Promise<void> = (async () => {
       while (queue.length && resumeAt === undefined && !to.signal.aborted) {
-        const { b, end } = takeBatch();
-        const ok = !b || to.write(b);
-        handedEnd = end;
+        const item = queue.shift()!;
+        queued -= item.used;
+        const ok = !item.used || to.write(item.b.subarray(0, item.used), recycle(item.b));
+        handedEnd = item.end;
         if (!ok) await to.drained();
       }
     })().finally(() => {
@@ -137,9 +125,17 @@ export function followLogs(
   const onAppend: LogAppendListener = (stream, content, time, end, valid) => {
     if (resumeAt !== undefined) return;
     const wanted = (stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs);
-    const payload = wanted ? appendedPayload(content, time, fmt, !!valid) : undefined;
-    queue.push({ stream, payload, end });
-    queued += payload ? headerBytes + payload.length : 0;
+    let last = queue[queue.length - 1];
+    if (wanted) {
+      const payload = appendedPayload(content, time, fmt, !!valid);
+      const need = headerBytes + payload.length;
+      if (!last || last.used + need > last.b.length) queue.push((last = { b: newBatch(need), used: 0, end }));
+      if (headerBytes) frameHeader(last.b, last.used, stream, payload.length);
+      payload.copy(last.b, last.used + headerBytes);
+      last.used += need;
+      queued += need;
+    } else if (!last) queue.push((last = { b: NONE, used: 0, end }));
+    last.end = end;
     if (queued > QUEUE_LIMIT) {
       // Too far behind: drop what waits and read it from the file instead.
       resumeAt = handedEnd;

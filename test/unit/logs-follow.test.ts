@@ -83,8 +83,8 @@ test('a reader more than 64 MiB behind is switched to the file from the end of w
   saturated = true;
   h.append('stdout', Buffer.from('two\n'), T, BIG + 300);
   const big = Buffer.alloc(1 << 20, 0x61);
-  // the first big entry makes a full batch: handed on with the two lines before it, and the destination is now
-  // full; the rest is queued until the queue overflows
+  // the first big entry makes the queue long enough to hand on: the two lines go, and the destination is now full;
+  // the rest is queued until the queue overflows
   for (let i = 0; i < 66; i++) h.append('stdout', big, T, BIG + 400 + i);
   await tick();
   saturated = false;
@@ -96,9 +96,9 @@ test('a reader more than 64 MiB behind is switched to the file from the end of w
   expect(h.reads.map((o) => [o.until, o.from])).toEqual([
     [BIG, undefined],
     [BIG + 10, BIG],
-    [undefined, BIG + 400],
+    [undefined, BIG + 300],
   ]);
-  expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\ntwo\n' + big.toString(), '[file from 400]']);
+  expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\ntwo\n', '[file from 300]']);
 });
 
 test('a small file: subscribed at once, one read from the tail up to the subscription offset', async () => {
@@ -130,4 +130,48 @@ test('appended entries are formatted like the file path: frames, nine-digit time
   expect(formatAppended('stderr', Buffer.from('x\ny'), T, { framed: true, timestamps: false, details: false })).toEqual(Buffer.from([2, 0, 0, 0, 0, 0, 0, 3, 0x78, 0x0a, 0x79]));
   expect(formatAppended('stdout', Buffer.from('x\ny'), T, { framed: false, timestamps: true, details: true }).toString()).toBe('2026-01-01T00:00:01.500000000Z  x\n2026-01-01T00:00:01.500000000Z  y');
   expect(formatAppended('stdout', Buffer.from([0x61, 0xff, 0x0a]), T, fmt)).toEqual(Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0x0a]));
+});
+
+test('live batches are copied out of the capture read buffer, and a batch buffer is reused only once the destination is done with it', async () => {
+  let fn!: LogAppendListener;
+  let onEnd!: () => void;
+  const held: Buffer[] = []; // what the destination still holds (not copied), released at the end
+  const pending: (() => void)[] = [];
+  const released: Buffer[] = [];
+  const done = followLogs(
+    'f',
+    { stdout: true, stderr: true },
+    { framed: true, timestamps: false, details: false },
+    { size: () => 0, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 0, unsubscribe: () => undefined }) },
+    async () => undefined,
+    {
+      write: (b, release) => {
+        held.push(b);
+        if (release) pending.push(release);
+        return true;
+      },
+      drained: async () => undefined,
+      signal: new AbortController().signal,
+    },
+  )!;
+  await tick();
+  const readBuffer = Buffer.alloc(100 << 10);
+  const expected: Buffer[] = [];
+  for (let i = 0; i < 40; i++) {
+    // the capture reuses its read buffer for every read
+    readBuffer.fill(0x61 + (i % 26));
+    fn(i % 2 ? 'stderr' : 'stdout', readBuffer, T, (i + 1) * 1000, true);
+    const header = Buffer.from([i % 2 ? 2 : 1, 0, 0, 0, 0, 0, 0, 0]);
+    header.writeUInt32BE(readBuffer.length, 4);
+    expected.push(header, Buffer.from(readBuffer));
+    if (i === 20) {
+      // the destination is done with what it was handed so far: those buffers may be reused from now on
+      released.push(...held.map((b) => Buffer.from(b)));
+      pending.splice(0).forEach((r) => r());
+    }
+  }
+  onEnd();
+  await done;
+  const got = Buffer.concat([...released, ...held.slice(released.length)]);
+  expect(got.equals(Buffer.concat(expected))).toBe(true);
 });
