@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { nowRfc3339Nano } from './clock';
 import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
+import { compressFile, JsonFileOptions, LogFileRef, LogSource, NO_ROTATION, openLogFiles, openRotated, rotatedName } from './logfiles';
 
 export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
@@ -28,27 +29,84 @@ export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: 
 }
 
 /**
- * Appends json-file lines synchronously, so that what was read from a FIFO is on disk before the next read. A final
- * partial line is written at once (as the engine writes a partial entry), except for the bytes of a UTF-8
- * character cut by the read, which wait for the rest of it.
- */
-/**
- * What was appended to the log: the entries' bytes, their time, the file's size after them, and whether the bytes
- * are valid UTF-8 (then a reader gets them back as they are; otherwise as asLogged() gives them).
+ * What was appended to the log: the entries' bytes, their time, the log's logical size after them (see LogFileRef:
+ * bytes written since the capture opened the log, across rotations), and whether the bytes are valid UTF-8 (then a
+ * reader gets them back as they are; otherwise as asLogged() gives them).
  */
 export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number, valid?: boolean) => void;
 
+export interface JsonFileLogOptions extends JsonFileOptions {
+  /** The attributes each entry carries (labels, env, tag options), as the engine's JSON of them. */
+  attrs?: string;
+}
+
+const TIME_KEY = Buffer.from(',"time":"');
+
+/** The encoder's lines with `,"attrs":{...}` before each `,"time":"` (the engine's key order: log, stream, attrs,
+ *  time). Inside the log text every quote is escaped, so `,"time":"` occurs once per line, at its end. */
+function withAttrs(out: Buffer, attrs: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const k = out.indexOf(TIME_KEY, at);
+    if (k < 0) break;
+    parts.push(out.subarray(at, k), attrs);
+    at = k;
+    const nl = out.indexOf(0x0a, k);
+    if (nl < 0) break;
+    parts.push(out.subarray(k, nl + 1));
+    at = nl + 1;
+  }
+  parts.push(out.subarray(at));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Appends json-file lines synchronously, so that what was read from a FIFO is on disk before the next read. A final
+ * partial line is written at once (as the engine writes a partial entry), except for the bytes of a UTF-8
+ * character cut by the read, which wait for the rest of it.
+ *
+ * With max-size, the engine's rotation: before an entry is written, a file that has reached max-size becomes
+ * `<log>.1` (`.1` → `.2` ..., the one beyond max-file − 1 deleted; with max-file 1 the previous file is kept as `.1`
+ * and never read, as the engine does), and a new file is started; with compress, `.1` is then gzipped to `.1.gz` in
+ * the background (a rotation due meanwhile waits for it, the file growing past max-size, where the engine's writer
+ * would block).
+ */
 export class JsonFileLog {
   private fd: number;
-  /** The file's size: where the next entries go. */
+  /** The current file's size: where the next entries go. */
   size: number;
+  /** Logical offset of the current file's first byte. */
+  private base = 0;
+  /** Logical offsets of the rotated files' first bytes (`.1` first) still readable; undefined: rotated before we opened. */
+  private bases: (number | undefined)[] = [];
+  private compressing?: Promise<void>;
+  private lastTime = '';
   onAppend?: LogAppendListener;
   private readonly encoder = new LogEncoder();
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
-  constructor(readonly file: string) {
+  private readonly opts: JsonFileOptions;
+  private readonly attrs?: Buffer;
+  constructor(readonly file: string, opts: JsonFileLogOptions = NO_ROTATION) {
+    this.opts = { maxSize: opts.maxSize, maxFiles: opts.maxFiles, compress: opts.compress };
+    if (opts.attrs) this.attrs = Buffer.from(',"attrs":' + opts.attrs);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
     this.size = fs.fstatSync(this.fd).size;
+    this.bases = new Array<number | undefined>(this.readable).fill(undefined);
+    // A berth stopped while it compressed `.1` left it uncompressed: compress it now.
+    if (this.opts.compress && fs.existsSync(rotatedName(file, 1, false))) {
+      const src = rotatedName(file, 1, false);
+      this.startCompressing(src, fs.statSync(src).mtime.toISOString());
+    }
+  }
+  /** The number of rotated files a reader reads. */
+  private get readable(): number {
+    return this.opts.maxSize > 0 ? this.opts.maxFiles - 1 : 0;
+  }
+  /** The log's logical size: the offset after the last entry written. */
+  get end(): number {
+    return this.base + this.size;
   }
   write(stream: StreamName, chunk: Buffer): void {
     const held = this.held[stream];
@@ -68,11 +126,82 @@ export class JsonFileLog {
   private append(stream: StreamName, chunk: Buffer): void {
     if (!chunk.length || this.fd < 0) return;
     const time = nowRfc3339Nano();
-    const out = this.encoder.encode(chunk, stream, time);
-    let off = 0;
-    while (off < out.length) off += fs.writeSync(this.fd, out, off, out.length - off);
-    this.size += out.length;
-    this.onAppend?.(stream, chunk, time, this.size, this.encoder.lastValid);
+    let out = this.encoder.encode(chunk, stream, time);
+    if (this.attrs) out = withAttrs(out, this.attrs);
+    if (this.opts.maxSize < 0) this.writeOut(out, 0, out.length);
+    else this.writeRotating(out);
+    this.lastTime = time;
+    this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid);
+  }
+  private writeOut(out: Buffer, from: number, to: number): void {
+    let off = from;
+    while (off < to) off += fs.writeSync(this.fd, out, off, to - off);
+    this.size += to - from;
+  }
+  /** Entry by entry as the engine: a file that reached max-size is rotated before the next entry. */
+  private writeRotating(out: Buffer): void {
+    const max = this.opts.maxSize;
+    let at = 0;
+    while (at < out.length) {
+      if (this.size >= max && !this.rotate()) {
+        this.writeOut(out, at, out.length); // rotation waits for the compression of the previous file
+        return;
+      }
+      // The entries up to the one that reaches max-size (at least one).
+      const nl = out.indexOf(0x0a, at + Math.max(0, max - this.size - 1));
+      const end = nl < 0 ? out.length : nl + 1;
+      this.writeOut(out, at, end);
+      at = end;
+    }
+  }
+  /** Rotates now; false when it has to wait for the compression of the previous rotation. */
+  private rotate(): boolean {
+    if (this.compressing) return false;
+    const { maxFiles, compress } = this.opts;
+    fs.closeSync(this.fd);
+    this.fd = -1;
+    try {
+      if (maxFiles >= 2) {
+        fs.rmSync(rotatedName(this.file, maxFiles - 1, compress), { force: true });
+        for (let i = maxFiles - 1; i > 1; i--) renameIfThere(rotatedName(this.file, i - 1, compress), rotatedName(this.file, i, compress));
+      }
+      renameIfThere(this.file, rotatedName(this.file, 1, false));
+    } finally {
+      // Like the engine, the new file is opened truncated even if a rename failed.
+      this.fd = fs.openSync(this.file, 'w', 0o640);
+    }
+    this.bases.unshift(this.base);
+    this.bases.length = this.readable;
+    this.base += this.size;
+    this.size = 0;
+    if (compress && maxFiles >= 2) this.startCompressing(rotatedName(this.file, 1, false), this.lastTime);
+    return true;
+  }
+  private startCompressing(src: string, lastTime: string): void {
+    const p: Promise<void> = compressFile(src, lastTime)
+      .catch(() => undefined) // left uncompressed: still read (as `.1`, ... it is not renamed to .gz by later rotations)
+      .finally(() => {
+        if (this.compressing === p) this.compressing = undefined;
+      });
+    this.compressing = p;
+  }
+  /** Resolves when no compression is under way (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.compressing) await this.compressing;
+  }
+  /** The files as of now, opened (see LogSource): the rotated ones a reader reads, then the current one. */
+  open(): LogSource {
+    const files: LogFileRef[] = [];
+    for (let i = this.readable; i >= 1; i--) {
+      const f = openRotated(this.file, i);
+      if (f) files.push({ ...f, base: this.bases[i - 1] });
+    }
+    try {
+      files.push({ fd: fs.openSync(this.file, 'r'), gz: false, current: true, base: this.base, size: this.size });
+    } catch {
+      /* removed */
+    }
+    return { files };
   }
   get isOpen(): boolean {
     return this.fd >= 0;
@@ -95,6 +224,14 @@ export class JsonFileLog {
   }
 }
 
+function renameIfThere(from: string, to: string): void {
+  try {
+    fs.renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
 export class ContainerIO {
   private readonly listeners = new Set<OutputListener>();
   private readers: Socket[] = [];
@@ -106,10 +243,12 @@ export class ContainerIO {
   readonly done: Promise<void>;
 
   private readonly logListeners = new Set<LogAppendListener>();
+  private readonly logAttrs?: string;
 
-  constructor(readonly paths: IOPaths, logFile: string | null) {
+  constructor(readonly paths: IOPaths, logFile: string | null, logOptions?: JsonFileLogOptions) {
     if (logFile) {
-      this.log = new JsonFileLog(logFile);
+      this.log = new JsonFileLog(logFile, logOptions);
+      this.logAttrs = logOptions?.attrs;
       this.log.onAppend = (stream, content, time, end, valid) => {
         for (const l of this.logListeners) l(stream, content, time, end, valid);
       };
@@ -146,19 +285,24 @@ export class ContainerIO {
     this.readers.push(r);
   }
 
-  /**
-   * Follows what the json-file log receives, as it is written: returns the file's size now (everything before it
-   * is in the file; everything after reaches `fn`), or undefined without a log.
-   */
-  /** The json-file log's size (at an entry boundary), undefined without a log or once it is closed. */
+  /** The json-file log's logical size (at an entry boundary), undefined without a log or once it is closed. */
   logSize(): number | undefined {
-    return this.log && this.log.isOpen ? this.log.size : undefined;
+    return this.log && this.log.isOpen ? this.log.end : undefined;
   }
 
-  subscribeLog(fn: LogAppendListener): { offset: number; unsubscribe: () => void } | undefined {
+  /**
+   * Follows what the json-file log receives, as it is written: returns the log's logical size now (everything
+   * before it is in the files; everything after reaches `fn`) and the entries' attributes, or undefined without a log.
+   */
+  subscribeLog(fn: LogAppendListener): { offset: number; attrs?: string; unsubscribe: () => void } | undefined {
     if (!this.log) return undefined;
     this.logListeners.add(fn);
-    return { offset: this.log.size, unsubscribe: () => this.logListeners.delete(fn) };
+    return { offset: this.log.end, attrs: this.logAttrs, unsubscribe: () => this.logListeners.delete(fn) };
+  }
+
+  /** The log's files as of now (the caller reads, then closes them: closeLogSource); undefined without a log. */
+  openLog(): LogSource | undefined {
+    return this.log?.open();
   }
 
   subscribe(fn: OutputListener): () => void {
