@@ -68,9 +68,10 @@ function withAttrs(out: Buffer, attrs: Buffer): Buffer {
  *
  * With max-size, the engine's rotation: before an entry is written, a file that has reached max-size becomes
  * `<log>.1` (`.1` → `.2` ..., the one beyond max-file − 1 deleted; with max-file 1 the previous file is kept as `.1`
- * and never read, as the engine does), and a new file is started; with compress, `.1` is then gzipped to `.1.gz` in
- * the background (a rotation due meanwhile waits for it, the file growing past max-size, where the engine's writer
- * would block).
+ * and never read, as the engine does), and a new file is started. With compress, each file is gzipped in the
+ * background once it is rotated (into a hidden temporary file, renamed to `.N.gz` under the index the file has by
+ * then, the plain one removed), so rotation never waits for it: the files are cut where the engine's are (its
+ * writer waits for the previous compression instead).
  */
 export class JsonFileLog {
   private fd: number;
@@ -78,9 +79,10 @@ export class JsonFileLog {
   size: number;
   /** Logical offset of the current file's first byte. */
   private base = 0;
-  /** Logical offsets of the rotated files' first bytes (`.1` first) still readable; undefined: rotated before we opened. */
-  private bases: (number | undefined)[] = [];
-  private compressing?: Promise<void>;
+  /** The rotated files a reader reads (`.1` first): where each starts (undefined: rotated before we opened the
+   *  log) and whether it is gzipped yet. */
+  private rotated: RotatedFile[] = [];
+  private readonly jobs = new Set<Promise<void>>();
   private lastTime = '';
   onAppend?: LogAppendListener;
   private readonly encoder = new LogEncoder();
@@ -93,11 +95,15 @@ export class JsonFileLog {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
     this.size = fs.fstatSync(this.fd).size;
-    this.bases = new Array<number | undefined>(this.readable).fill(undefined);
-    // A berth stopped while it compressed `.1` left it uncompressed: compress it now.
-    if (this.opts.compress && fs.existsSync(rotatedName(file, 1, false))) {
-      const src = rotatedName(file, 1, false);
-      this.startCompressing(src, fs.statSync(src).mtime.toISOString());
+    for (let i = 1; i <= this.readable; i++) this.rotated.push({ base: undefined, gz: !fs.existsSync(rotatedName(file, i, false)) });
+    if (this.opts.compress) {
+      // A berth stopped while it compressed left temporary files and plain rotated files: start again.
+      const dir = path.dirname(file);
+      const prefix = `.${path.basename(file)}.gz-`;
+      for (const f of fs.readdirSync(dir)) if (f.startsWith(prefix)) fs.rmSync(path.join(dir, f), { force: true });
+      this.rotated.forEach((r, i) => {
+        if (!r.gz) this.compress(r, fs.statSync(rotatedName(file, i + 1, false)).mtime.toISOString());
+      });
     }
   }
   /** The number of rotated files a reader reads. */
@@ -129,7 +135,7 @@ export class JsonFileLog {
     let out = this.encoder.encode(chunk, stream, time);
     if (this.attrs) out = withAttrs(out, this.attrs);
     if (this.opts.maxSize < 0) this.writeOut(out, 0, out.length);
-    else this.writeRotating(out);
+    else this.writeRotating(out, time);
     this.lastTime = time;
     this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid);
   }
@@ -139,62 +145,77 @@ export class JsonFileLog {
     this.size += to - from;
   }
   /** Entry by entry as the engine: a file that reached max-size is rotated before the next entry. */
-  private writeRotating(out: Buffer): void {
+  private writeRotating(out: Buffer, time: string): void {
     const max = this.opts.maxSize;
     let at = 0;
     while (at < out.length) {
-      if (this.size >= max && !this.rotate()) {
-        this.writeOut(out, at, out.length); // rotation waits for the compression of the previous file
-        return;
-      }
+      if (this.size >= max) this.rotate();
       // The entries up to the one that reaches max-size (at least one).
       const nl = out.indexOf(0x0a, at + Math.max(0, max - this.size - 1));
       const end = nl < 0 ? out.length : nl + 1;
       this.writeOut(out, at, end);
+      this.lastTime = time;
       at = end;
     }
   }
-  /** Rotates now; false when it has to wait for the compression of the previous rotation. */
-  private rotate(): boolean {
-    if (this.compressing) return false;
+  private rotate(): void {
     const { maxFiles, compress } = this.opts;
     fs.closeSync(this.fd);
     this.fd = -1;
     try {
       if (maxFiles >= 2) {
-        fs.rmSync(rotatedName(this.file, maxFiles - 1, compress), { force: true });
-        for (let i = maxFiles - 1; i > 1; i--) renameIfThere(rotatedName(this.file, i - 1, compress), rotatedName(this.file, i, compress));
+        const n = maxFiles - 1;
+        for (const gz of [false, true]) fs.rmSync(rotatedName(this.file, n, gz), { force: true });
+        for (let i = n; i > 1; i--) {
+          const r = this.rotated[i - 2];
+          for (const gz of r ? [r.gz] : [false, true]) renameIfThere(rotatedName(this.file, i - 1, gz), rotatedName(this.file, i, gz));
+        }
       }
       renameIfThere(this.file, rotatedName(this.file, 1, false));
     } finally {
       // Like the engine, the new file is opened truncated even if a rename failed.
       this.fd = fs.openSync(this.file, 'w', 0o640);
     }
-    this.bases.unshift(this.base);
-    this.bases.length = this.readable;
+    const r: RotatedFile = { base: this.base, gz: false };
+    this.rotated.unshift(r);
+    this.rotated.length = this.readable;
     this.base += this.size;
     this.size = 0;
-    if (compress && maxFiles >= 2) this.startCompressing(rotatedName(this.file, 1, false), this.lastTime);
-    return true;
+    if (compress && maxFiles >= 2) this.compress(r, this.lastTime);
   }
-  private startCompressing(src: string, lastTime: string): void {
-    const p: Promise<void> = compressFile(src, lastTime)
-      .catch(() => undefined) // left uncompressed: still read (as `.1`, ... it is not renamed to .gz by later rotations)
-      .finally(() => {
-        if (this.compressing === p) this.compressing = undefined;
-      });
-    this.compressing = p;
+  /** Gzips rotated file `r` (now `.1`, or `.N` at start-up) in the background; see the class comment. */
+  private compress(r: RotatedFile, lastTime: string): void {
+    const i = this.rotated.indexOf(r);
+    let src: number;
+    try {
+      src = fs.openSync(rotatedName(this.file, i + 1, false), 'r');
+    } catch {
+      return;
+    }
+    const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.gz-${++compressions}.tmp`);
+    const job: Promise<void> = compressFile(src, tmp, lastTime).then(
+      () => {
+        // Synchronous, on the thread that rotates: the file's index now.
+        const k = this.rotated.indexOf(r);
+        if (k < 0) return fs.rmSync(tmp, { force: true }); // deleted meanwhile (beyond max-file)
+        fs.renameSync(tmp, rotatedName(this.file, k + 1, true));
+        r.gz = true;
+        fs.rmSync(rotatedName(this.file, k + 1, false), { force: true });
+      },
+      () => fs.rmSync(tmp, { force: true }), // left plain: still read (and kept plain)
+    ).catch(() => undefined).finally(() => this.jobs.delete(job));
+    this.jobs.add(job);
   }
   /** Resolves when no compression is under way (tests, shutdown). */
   async settled(): Promise<void> {
-    while (this.compressing) await this.compressing;
+    while (this.jobs.size) await Promise.all([...this.jobs]);
   }
   /** The files as of now, opened (see LogSource): the rotated ones a reader reads, then the current one. */
   open(): LogSource {
     const files: LogFileRef[] = [];
     for (let i = this.readable; i >= 1; i--) {
       const f = openRotated(this.file, i);
-      if (f) files.push({ ...f, base: this.bases[i - 1] });
+      if (f) files.push({ ...f, base: this.rotated[i - 1]?.base });
     }
     try {
       files.push({ fd: fs.openSync(this.file, 'r'), gz: false, current: true, base: this.base, size: this.size });
@@ -223,6 +244,13 @@ export class JsonFileLog {
     }
   }
 }
+
+interface RotatedFile {
+  base: number | undefined;
+  gz: boolean;
+}
+
+let compressions = 0;
 
 function renameIfThere(from: string, to: string): void {
   try {

@@ -93,22 +93,22 @@ export function sourceSize(src: LogSource): number {
 }
 
 /**
- * Gzips `src` into `src.gz` as the engine does (header Extra {"lastTime": ...}, mtime 0, OS unknown), then removes
- * `src`. Asynchronous (the deflate runs on the thread pool); a berth stopped half-way leaves `src` in place, and the
- * reader prefers it over a partial `.gz`.
+ * Gzips the file open as `src` (closed after) into `dest` as the engine does (header Extra {"lastTime": ...}, mtime
+ * 0, OS unknown). Asynchronous: the deflate runs on the thread pool.
  */
-export async function compressFile(src: string, lastTime: string): Promise<void> {
+export async function compressFile(src: number, dest: string, lastTime: string): Promise<void> {
   const extra = Buffer.from(JSON.stringify({ lastTime }));
   const header = Buffer.alloc(12);
   header.set([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff]);
   header.writeUInt16LE(extra.length, 10);
-  const out = await fs.promises.open(src + '.gz', 'w', 0o640);
+  const input = fs.createReadStream('', { fd: src, autoClose: true });
+  let out: fs.promises.FileHandle | undefined;
   try {
+    out = await fs.promises.open(dest, 'w', 0o640);
     await out.write(Buffer.concat([header, extra]));
     let crc = 0;
     let length = 0;
     const deflate = zlib.createDeflateRaw();
-    const input = fs.createReadStream(src);
     input.on('data', (b) => {
       const chunk = b as Buffer;
       crc = zlib.crc32(chunk, crc);
@@ -122,7 +122,7 @@ export async function compressFile(src: string, lastTime: string): Promise<void>
     trailer.writeUInt32LE(length >>> 0, 4);
     await out.write(trailer);
   } finally {
-    await out.close();
+    input.destroy();
+    await out?.close();
   }
-  await fs.promises.rm(src, { force: true });
 }

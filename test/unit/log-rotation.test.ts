@@ -84,16 +84,37 @@ describe('rotation', () => {
     expect((await read(log.open(), { ...ALL, tail: 20 })).map((e) => Number(e.log.slice(5)))).toEqual(range(81, 100));
   });
 
-  test('a rotation due while .1 is being compressed waits (the file grows past max-size), then happens', async () => {
+  test('rotations do not wait for compressions: a burst is cut where the engine cuts it, each file gzipped under the index it has when done', async () => {
     const log = new JsonFileLog(file, { maxSize: 300, maxFiles: 4, compress: true });
-    writeLines(log, 1, 60); // one synchronous burst: the first rotation's compression is under way for all of it
+    writeLines(log, 1, 60); // one synchronous burst: many rotations while the compressions run
+    const during = log.open(); // plain or gzipped, whatever each is at this instant
     await log.settled();
-    writeLines(log, 61, 61);
     log.close();
+    expect(fs.readdirSync(dir).sort()).toEqual(['c-json.log', 'c-json.log.1.gz', 'c-json.log.2.gz', 'c-json.log.3.gz']); // no temporary files left
+    const sizes = ['.3.gz', '.2.gz', '.1.gz'].map((x) => zlib.gunzipSync(fs.readFileSync(file + x)).length);
+    for (const n of sizes) expect(n).toBeLessThan(300 + 80);
+    const kept = (await read(openLogFiles(file, 3))).map((e) => Number(e.log.slice(5)));
+    expect(kept).toEqual(range(kept[0], 60));
+    expect((await read(during)).map((e) => Number(e.log.slice(5)))).toEqual(kept);
+    // the same burst without compress: the same cut
+    fs.rmSync(dir, { recursive: true });
+    const plain = new JsonFileLog(file, { maxSize: 300, maxFiles: 4, compress: false });
+    writeLines(plain, 1, 60);
+    plain.close();
+    expect((await read(openLogFiles(file, 3))).map((e) => Number(e.log.slice(5)))).toEqual(kept);
+  });
+
+  test('a capture restarted with plain rotated files and a temporary file left by a stopped berth compresses them again', async () => {
+    let log = new JsonFileLog(file, { maxSize: 300, maxFiles: 3, compress: false });
+    writeLines(log, 1, 12);
+    log.close();
+    fs.writeFileSync(path.join(dir, '.c-json.log.gz-7.tmp'), 'partial');
+    log = new JsonFileLog(file, { maxSize: 300, maxFiles: 3, compress: true });
     await log.settled();
-    const files = fs.readdirSync(dir).sort();
-    expect(files).toEqual(['c-json.log', 'c-json.log.1.gz', 'c-json.log.2.gz']);
-    expect((await read(openLogFiles(file, 3))).map((e) => Number(e.log.slice(5)))).toEqual(range(1, 61));
+    log.close();
+    expect(fs.readdirSync(dir).sort()).toEqual(['c-json.log', 'c-json.log.1.gz', 'c-json.log.2.gz']);
+    const kept = (await read(openLogFiles(file, 2))).map((e) => Number(e.log.slice(5)));
+    expect(kept).toEqual(range(kept[0], 12));
   });
 
   test('a restarted capture continues the files: the current size counts, older rotated files are shifted', async () => {

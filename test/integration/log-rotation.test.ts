@@ -1,0 +1,136 @@
+// json-file log options against real containerd: rotation files as the reference engine leaves them (captured from
+// Docker Engine 20.10.24 with the same container: 100 numbered lines, max-size 1k, max-file 3 kept lines 66-100 as
+// `.2` 66-78, `.1` 79-91, current 92-100), reads and follows across rotations, attributes, and the options' errors.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import type { TestBerth } from '../helpers/berth';
+import { berthWithBusybox } from '../helpers/suite';
+import { FrameDecoder } from '../../src/http/stream';
+
+const berth = berthWithBusybox();
+let b: TestBerth;
+beforeAll(() => {
+  b = berth();
+});
+
+const numbered = (n: number) => `i=1; while [ $i -le ${n} ]; do echo "line $i"; i=$((i+1)); done`;
+const range = (a: number, z: number) => Array.from({ length: z - a + 1 }, (_, i) => `line ${a + i}`);
+const text = (body: Buffer) => Buffer.concat(new FrameDecoder().push(body).map((f) => f.payload)).toString();
+const lines = (body: Buffer) => text(body).split('\n').filter(Boolean);
+const fileLines = (f: string) => (f.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(f)) : fs.readFileSync(f)).toString().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { log: string }).log.trim());
+
+async function run(name: string, config: Record<string, string>, cmd: string, extra: Record<string, unknown> = {}): Promise<{ id: string; logPath: string }> {
+  const res = await b.request('POST', `/v1.24/containers/create?name=${name}`, {
+    body: { Image: 'busybox', Cmd: ['sh', '-c', cmd], ...extra, HostConfig: { NetworkMode: 'none', LogConfig: { Type: 'json-file', Config: config } } },
+  });
+  expect(res.status).toBe(201);
+  const id = res.json().Id as string;
+  expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+  return { id, logPath: (await b.request('GET', `/v1.24/containers/${id}/json`)).json().LogPath as string };
+}
+
+const wait = async (id: string) => expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).status).toBe(200);
+
+test('max-size 1k, max-file 3: the files rotate as the reference engine\'s; logs returns the kept lines in order, tail works; rm removes every file', async () => {
+  const { id, logPath } = await run('rot3', { 'max-size': '1k', 'max-file': '3' }, numbered(100));
+  await wait(id);
+  const base = path.basename(logPath);
+  expect(fs.readdirSync(path.dirname(logPath)).filter((f) => f.startsWith(base)).sort()).toEqual([base, `${base}.1`, `${base}.2`]);
+  expect(fileLines(`${logPath}.2`)).toEqual(range(66, 78));
+  expect(fileLines(`${logPath}.1`)).toEqual(range(79, 91));
+  expect(fileLines(logPath)).toEqual(range(92, 100));
+  expect(lines((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1`)).body)).toEqual(range(66, 100));
+  expect(lines((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&tail=15`)).body)).toEqual(range(86, 100));
+  const ts = lines((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&timestamps=1&tail=all`)).body);
+  expect(ts.map((l) => l.replace(/^\S+ /, ''))).toEqual(range(66, 100));
+  // the docker CLI against berth
+  const cli = await b.docker(['logs', '--tail', '3', 'rot3'], { apiVersion: '1.24' });
+  expect(cli.stdout.trim().split('\n')).toEqual(range(98, 100));
+  expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+  expect(fs.existsSync(path.dirname(logPath))).toBe(false);
+});
+
+test('compress: rotated files are gzipped (.1.gz, .2.gz, as the reference) and read decompressed; max-file 1 reads the current file only', async () => {
+  const { id, logPath } = await run('rotgz', { 'max-size': '1k', 'max-file': '3', compress: 'true' }, numbered(100));
+  await wait(id);
+  const base = path.basename(logPath);
+  const names = () => fs.readdirSync(path.dirname(logPath)).filter((f) => f.startsWith(base)).sort();
+  for (let i = 0; i < 50 && names().length !== 3; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(names()).toEqual([base, `${base}.1.gz`, `${base}.2.gz`]);
+  expect([...fileLines(`${logPath}.2.gz`), ...fileLines(`${logPath}.1.gz`), ...fileLines(logPath)]).toEqual(range(66, 100));
+  expect(lines((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1`)).body)).toEqual(range(66, 100));
+  await b.request('DELETE', `/v1.24/containers/${id}`);
+
+  const one = await run('rot1', { 'max-size': '1k' }, numbered(100));
+  await wait(one.id);
+  expect(fs.existsSync(`${one.logPath}.1`)).toBe(true); // kept, not read: as the reference
+  expect(lines((await b.request('GET', `/v1.24/containers/${one.id}/logs?stdout=1&stderr=1`)).body)).toEqual(range(92, 100));
+  await b.request('DELETE', `/v1.24/containers/${one.id}`);
+});
+
+test('a follow started before the output gets every line once, in order, across rotations (also with the rotated files deleted under it)', async () => {
+  for (const cfg of [{ 'max-size': '1k', 'max-file': '200' }, { 'max-size': '1k', 'max-file': '2' }]) {
+    const { id } = await run(`rotf${cfg['max-file']}`, cfg, `sleep 1; ${numbered(2000)}`);
+    const f = await b.request('GET', `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`);
+    expect(lines(f.body)).toEqual(range(1, 2000));
+    const later = lines((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1`)).body);
+    expect(later).toEqual(cfg['max-file'] === '200' ? range(1, 2000) : range(2001 - later.length, 2000));
+    await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+  }
+}, 60_000);
+
+test('a follow started late (from the rotated files, tail) then live until the end', async () => {
+  const { id } = await run('rotlate', { 'max-size': '2k', 'max-file': '10' }, `${numbered(300)}; sleep 1.5; echo end`);
+  await new Promise((r) => setTimeout(r, 700));
+  const f = await b.request('GET', `/v1.24/containers/${id}/logs?follow=1&stdout=1&tail=120`);
+  expect(lines(f.body)).toEqual([...range(181, 300), 'end']);
+  await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+});
+
+test('labels, env and tag: entries carry attrs in the engine\'s layout; details prefixes them, live and from the file', async () => {
+  const { id, logPath } = await run(
+    'attrs1',
+    { labels: 'com.b,com.a,missing', env: 'FOO,NOPE', 'env-regex': '^FOOD$', tag: '{{.Name}}/{{.ID}}' },
+    'sleep 0.5; echo hello; echo err >&2',
+    { Labels: { 'com.a': '1', 'com.b': 'x y', other: 'z' }, Env: ['FOO=bar', 'FOOD=pizza', 'XX=1'] },
+  );
+  const followed = await b.request('GET', `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1&details=1`);
+  const first = fs.readFileSync(logPath, 'utf8').split('\n')[0];
+  expect(first).toMatch(new RegExp(`^\\{"log":"(hello|err)\\\\n","stream":"std(out|err)","attrs":\\{"FOO":"bar","FOOD":"pizza","com.a":"1","com.b":"x y","tag":"attrs1/${id.slice(0, 12)}"\\},"time":"[^"]+"\\}$`));
+  const prefix = `FOO=bar,FOOD=pizza,com.a=1,com.b=x+y,tag=attrs1%2F${id.slice(0, 12)} `;
+  const after = await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1&details=1`);
+  for (const body of [followed.body, after.body]) {
+    const frames = new FrameDecoder().push(body);
+    expect(frames.filter((x) => x.stream === 1).map((x) => x.payload.toString()).join('')).toBe(`${prefix}hello\n`);
+    expect(frames.filter((x) => x.stream === 2).map((x) => x.payload.toString()).join('')).toBe(`${prefix}err\n`);
+  }
+  await b.request('DELETE', `/v1.24/containers/${id}`);
+});
+
+test('option names are refused at create (400), values at start (500, the container stays created with ExitCode 128), as the reference', async () => {
+  const create = (v: string, cfg: Record<string, string>) => b.request('POST', `/${v}/containers/create`, { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'none', LogConfig: { Type: 'json-file', Config: cfg } } } });
+  const bad = await create('v1.24', { foo: 'bar' });
+  expect([bad.status, bad.json()]).toEqual([400, { message: "unknown log opt 'foo' for json-file log driver" }]);
+  const old = await create('v1.21', { foo: 'bar' });
+  expect([old.status, old.headers['content-type'], old.text]).toEqual([400, 'text/plain; charset=utf-8', "unknown log opt 'foo' for json-file log driver\n"]);
+  const mode = await create('v1.24', { 'max-buffer-size': '4m' });
+  expect(mode.json()).toEqual({ message: "logger: max-buffer-size option is only supported with 'mode=non-blocking'" });
+  for (const [cfg, msg] of [
+    [{ 'max-size': 'abc' }, "invalid size: 'abc'"],
+    [{ 'max-file': '0' }, 'max-file cannot be less than 1'],
+    [{ compress: 'true' }, 'compress cannot be true when max-file is less than 2 or max-size is not set'],
+  ] as [Record<string, string>, string][]) {
+    const c = await create('v1.24', cfg);
+    expect(c.status).toBe(201);
+    const id = c.json().Id as string;
+    const s = await b.request('POST', `/v1.24/containers/${id}/start`);
+    expect([s.status, s.json()]).toEqual([500, { message: `failed to initialize logging driver: ${msg}` }]);
+    const st = (await b.request('GET', `/v1.24/containers/${id}/json`)).json().State;
+    expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, `failed to initialize logging driver: ${msg}`]);
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+  }
+  const ins = await create('v1.24', { 'max-size': '10m', 'max-file': '3' });
+  expect((await b.request('GET', `/v1.24/containers/${ins.json().Id}/json`)).json().HostConfig.LogConfig).toEqual({ Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } });
+  await b.request('DELETE', `/v1.24/containers/${ins.json().Id}`);
+});
