@@ -73,6 +73,8 @@ interface Live {
   listeners: Set<OutputListener>;
   endListeners: Set<() => void>;
   io?: ContainerIO;
+  /** The last run's (closed) output: its log's rotation state, for reads by logical offset after the run ended. */
+  lastIO?: ContainerIO;
   exited?: Promise<number>;
   exitResolve?: (code: number) => void;
   /** Restart-policy timer and its current delay. */
@@ -555,6 +557,7 @@ export class ContainerService {
     if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
     live.io?.close();
     live.io?.removeFifos();
+    if (live.io) live.lastIO = live.io; // where the run's log files start (logical offsets), for reads after it
     live.io = undefined;
     for (const l of live.endListeners) l();
     const resolve = live.exitResolve;
@@ -950,7 +953,8 @@ export class ContainerService {
    * the capture when berth has one for it (it knows where each file starts), else as found on disk.
    */
   openLog(id: string): LogSource {
-    const src = this.live.get(id)?.io?.openLog();
+    const live = this.live.get(id);
+    const src = (live?.io ?? live?.lastIO)?.openLog();
     if (src) return src;
     const rec = this.d.store.get(id);
     if (!rec?.LogPath) return { files: [] };

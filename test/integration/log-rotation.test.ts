@@ -2,6 +2,7 @@
 // Docker Engine 20.10.24 with the same container: 100 numbered lines, max-size 1k, max-file 3 kept lines 66-100 as
 // `.2` 66-78, `.1` 79-91, current 92-100), reads and follows across rotations, attributes, and the options' errors.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { TestBerth } from '../helpers/berth';
@@ -79,6 +80,33 @@ test('a follow started before the output gets every line once, in order, across 
     await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
   }
 }, 60_000);
+
+test('a follow that stalls past the live queue (64 MiB) goes back to the rotated files and still gets every line once', async () => {
+  const N = 70_000; // ~70 MB of ~1000-byte lines, 8 MB files: the stalled reader's bytes are rotated away under it
+  const pad = 'a'.repeat(990);
+  const { id } = await run('rotslow', { 'max-size': '8m', 'max-file': '20' }, `sleep 0.3; seq 1 ${N} | sed 's/$/ ${pad}/'`);
+  const read = (stallMs: number) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const req = http.get({ socketPath: b.socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve(Buffer.concat(parts)));
+        if (stallMs) {
+          res.pause();
+          setTimeout(() => res.resume(), stallMs);
+        }
+      });
+      req.on('error', reject);
+    });
+  const [fast, slow] = await Promise.all([read(0), read(3000)]);
+  const want = Array.from({ length: N }, (_, i) => `${i + 1} ${pad}\n`).join('');
+  for (const got of [fast, slow]) {
+    const t = text(got);
+    expect(t.length).toBe(want.length);
+    expect(t === want).toBe(true);
+  }
+  await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+}, 120_000);
 
 test('a follow started late (from the rotated files, tail) then live until the end', async () => {
   const { id } = await run('rotlate', { 'max-size': '2k', 'max-file': '10' }, `${numbered(300)}; sleep 1.5; echo end`);
