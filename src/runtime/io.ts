@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { nowRfc3339Nano } from './clock';
 import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
-import { compressFile, JsonFileOptions, LogFileRef, LogSource, NO_ROTATION, openLogFiles, openRotated, rotatedName } from './logfiles';
+import { compressFile, JsonFileOptions, LogFileRef, LogSource, NO_ROTATION, openRotated, rotatedName } from './logfiles';
 
 export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
