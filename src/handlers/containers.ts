@@ -11,6 +11,7 @@ import { conflict, invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
 import { readLogs, streamLogs } from '../services/logs';
 import { followLogs } from '../services/logs-follow';
+import { sourceSize } from '../runtime/logfiles';
 import type { ImageService } from '../services/images';
 import type { ContainerRecord } from '../store/containers';
 import { normaliseCreateBody, validateCreate } from '../translate/request/create';
@@ -117,7 +118,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
   let unsubscribe: (() => void) | undefined;
   if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(finish));
   if (logs && rec.LogPath) {
-    await readLogs(rec.LogPath, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
+    await readLogs(containers.openLog(rec.Id), { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
   }
   // Like the reference, a stream to a container that is not running waits for its next run (`docker start -a`).
   if (!stream) return finish();
@@ -181,7 +182,7 @@ async function attachWs(req: ApiRequest, res: Response, containers: ContainerSer
     };
     let unsubscribe: (() => void) | undefined;
     if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(() => ws.close()));
-    if (logs && rec.LogPath) await readLogs(rec.LogPath, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
+    if (logs && rec.LogPath) await readLogs(containers.openLog(rec.Id), { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
     if (wantStdin && rec.Config.OpenStdin) ws.on('message', (data: Buffer) => containers.stdinOf(rec.Id)?.stdin()?.write(data));
     ws.on('close', () => unsubscribe?.());
     if (!stream || !rec.State.Running) ws.close();
@@ -234,7 +235,10 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   const threaded = containers.logReader.stream.bind(containers.logReader);
   // A running container is followed live once its file has been read (see logs-follow); otherwise the file is read,
   // and followed until the run ends.
-  const live = follow && rec.State.Running ? followLogs(rec.LogPath, o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd) }, threaded, { write: (b, done) => out.write(b, done), drained, signal: ac.signal }) : undefined;
+  const live =
+    follow && rec.State.Running
+      ? followLogs(o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd), open: () => containers.openLog(rec.Id) }, threaded, { write: (b, done) => out.write(b, done), drained, signal: ac.signal })
+      : undefined;
   if (live) await live;
   else {
     let stopResolve!: () => void;
@@ -243,9 +247,10 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
     if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
     else stopResolve();
     // Big reads and follows are decoded on the log reader thread, while the main thread keeps capturing output.
-    const big = follow || (await fs.promises.stat(rec.LogPath).then((st) => st.size > 4 << 20, () => false));
+    const src = containers.openLog(rec.Id);
+    const big = follow || sourceSize(src) > 4 << 20;
     await (big ? threaded : streamLogs)(
-      rec.LogPath,
+      src,
       o,
       fmt,
       async (b) => {

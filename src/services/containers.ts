@@ -16,7 +16,9 @@ import { withLease } from '../containerd/content';
 import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
 import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
-import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
+import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
+import { LogSource, openLogFiles } from '../runtime/logfiles';
+import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
 import { now } from '../runtime/clock';
 import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
 import type { VolumeService } from './volumes';
@@ -71,6 +73,8 @@ interface Live {
   listeners: Set<OutputListener>;
   endListeners: Set<() => void>;
   io?: ContainerIO;
+  /** The last run's (closed) output: its log's rotation state, for reads by logical offset after the run ended. */
+  lastIO?: ContainerIO;
   exited?: Promise<number>;
   exitResolve?: (code: number) => void;
   /** Restart-policy timer and its current delay. */
@@ -442,10 +446,21 @@ export class ContainerService {
     const live = this.liveOf(rec.Id);
     await live.exitCleanup;
     await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id }));
+    let logOptions: JsonFileLogOptions | undefined;
+    try {
+      logOptions = this.logOptions(rec);
+    } catch (err) {
+      // As the engine: the log options' values are checked when the logging driver starts, and the container
+      // stays created with the message as its error.
+      const msg = `failed to initialize logging driver: ${(err as Error).message}`;
+      rec.State = { ...rec.State, Error: msg, ExitCode: 128 };
+      await this.d.store.save(rec).catch(() => undefined);
+      throw systemError(msg);
+    }
     const fifoDir = path.join(this.d.execRoot, 'fifo', rec.Id);
     await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
     const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
-    const io = new ContainerIO(paths, rec.LogPath || null);
+    const io = new ContainerIO(paths, rec.LogPath || null, logOptions);
     await io.openOutputs();
     this.wireIO(rec.Id, io);
     if (live.teardown) await live.teardown;
@@ -542,6 +557,7 @@ export class ContainerService {
     if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
     live.io?.close();
     live.io?.removeFifos();
+    if (live.io) live.lastIO = live.io; // where the run's log files start (logical offsets), for reads after it
     live.io = undefined;
     for (const l of live.endListeners) l();
     const resolve = live.exitResolve;
@@ -649,7 +665,7 @@ export class ContainerService {
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
         if (rec.IO) {
-          const io = new ContainerIO(rec.IO, rec.LogPath || null);
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.logOptionsOrNone(rec));
           try {
             await io.openOutputs();
             io.stdinReady = true;
@@ -665,7 +681,7 @@ export class ContainerService {
         const code = t ? t.exit_status : 255;
         const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());
         if (rec.IO && t) {
-          const io = new ContainerIO(rec.IO, rec.LogPath || null);
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.logOptionsOrNone(rec));
           await io.openOutputs().then(() => this.wireIO(rec.Id, io)).catch(() => undefined);
         }
         await this.recordExit(rec.Id, code, at);
@@ -903,18 +919,68 @@ export class ContainerService {
    * The live side of `logs -f`: what the container's json-file log receives from now on (`fn`), and the file size
    * it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live log.
    */
+  /** The json-file options of a container's log (rotation, the entries' attributes); throws the engine's message. */
+  private logOptions(rec: ContainerRecord): JsonFileLogOptions | undefined {
+    if (!rec.LogPath) return undefined;
+    const cfg = rec.HostConfig.LogConfig?.Config;
+    const rotation = parseJsonFileOptions(cfg);
+    const attrs = logAttributes(cfg, {
+      id: rec.Id,
+      name: rec.Name,
+      imageId: rec.Image,
+      imageName: rec.ImageName,
+      path: rec.Path,
+      args: rec.Args,
+      env: rec.Config.Env ?? [],
+      labels: rec.Config.Labels ?? {},
+      logPath: rec.LogPath,
+      hostname: os.hostname(),
+    });
+    return { ...rotation, attrs: attrs && goJsonAttrs(attrs) };
+  }
+
+  /** As logOptions, for a log a run already writes (its options were checked when it started). */
+  private logOptionsOrNone(rec: ContainerRecord): JsonFileLogOptions | undefined {
+    try {
+      return this.logOptions(rec);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The container's json-file log as of now: its files opened (the reader closes them, see LogSource), through
+   * the capture when berth has one for it (it knows where each file starts), else as found on disk.
+   */
+  openLog(id: string): LogSource {
+    const live = this.live.get(id);
+    const src = (live?.io ?? live?.lastIO)?.openLog();
+    if (src) return src;
+    const rec = this.d.store.get(id);
+    if (!rec?.LogPath) return { files: [] };
+    let rotated = 0;
+    try {
+      const o = parseJsonFileOptions(rec.HostConfig.LogConfig?.Config);
+      rotated = o.maxSize > 0 ? o.maxFiles - 1 : 0;
+    } catch {
+      /* never started */
+    }
+    return openLogFiles(rec.LogPath, rotated);
+  }
+
   /** The container's json-file log size while a run writes it; undefined otherwise. */
   logSizeOf(id: string): number | undefined {
     return this.live.get(id)?.io?.logSize();
   }
 
-  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; unsubscribe: () => void } | undefined {
+  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined {
     const live = this.live.get(id);
     const sub = live?.io?.subscribeLog(fn);
     if (!live || !sub) return undefined;
     live.endListeners.add(onEnd);
     return {
       offset: sub.offset,
+      attrs: sub.attrs,
       unsubscribe: () => {
         sub.unsubscribe();
         live.endListeners.delete(onEnd);

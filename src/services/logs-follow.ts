@@ -1,16 +1,18 @@
 // `logs -f` of a running container: the file is read (and decoded) until the reader is near its end, then the
 // entries are passed on as the capture appends them, with no second trip through the json-file format. A client
 // that falls more than QUEUE_LIMIT behind is switched back to reading the file from where it stopped, so the
-// capture never waits for it and nothing is lost or sent twice.
+// capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
+// rotations of the files underneath are no concern here.
 import type { LogAppendListener } from '../runtime/io';
 import { asLogged, StreamName } from '../runtime/jsonlog';
-import { fixedNano, LogFollow, LogReadOptions, LogStreamFormat, timeNs } from './logs';
+import { detailsPrefix, fixedNano, LogFollow, LogReadOptions, LogStreamFormat, timeNs } from './logs';
+import type { LogSource } from '../runtime/logfiles';
 
 const QUEUE_LIMIT = 64 << 20;
 /** How far behind the end of the file a reader subscribes to the live appends. */
 const NEAR = 32 << 20;
 
-export type LogReader = (file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
+export type LogReader = (src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
 
 export interface FollowTarget {
   /** Hands bytes on; false when the destination is saturated (then wait for `drained`). `done` (if given) is called
@@ -21,10 +23,10 @@ export interface FollowTarget {
 }
 
 /** The payload of the entries appended in one write: the timestamp and details prefixes per entry, unframed. */
-function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, valid: boolean): Buffer {
+function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, valid: boolean, details = ' '): Buffer {
   const body = valid ? content : asLogged(content);
   if (!fmt.timestamps && !fmt.details) return body;
-  const prefix = Buffer.from((fmt.timestamps ? `${fixedNano(time)} ` : '') + (fmt.details ? ' ' : '')); // berth writes no attributes
+  const prefix = Buffer.from((fmt.timestamps ? `${fixedNano(time)} ` : '') + (fmt.details ? details : ''));
   const parts: Buffer[] = [];
   let start = 0;
   while (start < body.length) {
@@ -44,8 +46,8 @@ function frameHeader(out: Buffer, at: number, stream: StreamName, length: number
 }
 
 /** Frames (or not) the entries appended in one write, with the timestamp and details prefixes per entry. */
-export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat, valid = false): Buffer {
-  const body = appendedPayload(content, time, fmt, valid);
+export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat, valid = false, details = ' '): Buffer {
+  const body = appendedPayload(content, time, fmt, valid, details);
   if (!fmt.framed) return body;
   const out = Buffer.allocUnsafe(8 + body.length);
   frameHeader(out, 0, stream, body.length);
@@ -68,17 +70,22 @@ const recycle = (b: Buffer) => () => {
 const BATCH_DELAY_MS = 2;
 
 /**
- * Follows `file` of a running container whose appends `live.subscribe` delivers. Returns undefined, having done
+ * Follows the log of a running container whose appends `live.subscribe` delivers. Returns undefined, having done
  * nothing, when there is nothing live to follow (the caller then follows the file).
+ *
+ * Positions are the capture's logical offsets (bytes written since it opened the log, across rotations), so a
+ * rotation changes nothing here: `live.open()` opens the files as of that instant, each with the logical offset it
+ * starts at, and the reader maps a logical range back to them.
  */
 export function followLogs(
-  file: string,
   o: LogReadOptions,
   fmt: LogStreamFormat,
   live: {
-    /** The log's size now (always at an entry boundary); undefined once the run's output is complete. */
+    /** The log's logical size now (always at an entry boundary); undefined once the run's output is complete. */
     size(): number | undefined;
-    subscribe(fn: LogAppendListener, onEnd: () => void): { offset: number; unsubscribe: () => void } | undefined;
+    subscribe(fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined;
+    /** The log's files as of now (read, then closed, by `read`). */
+    open(): LogSource;
   },
   read: LogReader,
   to: FollowTarget,
@@ -87,18 +94,19 @@ export function followLogs(
   let endResolve!: () => void;
   const ended = new Promise<void>((r) => (endResolve = r));
   let overflowResolve!: () => void;
-  const overflowed = new Promise<void>((r) => (overflowResolve = r));
+  let overflowed!: Promise<void>;
   // Batches of appended entries not handed on yet, framed, copied in as they come (the capture's read buffer is
-  // reused at once), with the file offset after them.
+  // reused at once), with the logical offset after them.
   const queue: { b: Buffer; used: number; end: number }[] = [];
   let queued = 0; // their bytes
   const headerBytes = fmt.framed ? 8 : 0;
   let catchingUp = true;
   let pumping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let resumeAt: number | undefined; // set on overflow: the file offset after the last bytes handed on
+  let resumeAt: number | undefined; // set on overflow: the logical offset after the last bytes handed on
   let handedEnd = 0;
   const NONE = Buffer.alloc(0);
+  let prefix = ''; // the details prefix: the entries' attributes
 
   // Hands queued entries on in order, waiting for the destination to drain; one pump at a time.
   const pump = (): Promise<void> => {
@@ -127,7 +135,7 @@ export function followLogs(
     const wanted = (stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs);
     let last = queue[queue.length - 1];
     if (wanted) {
-      const payload = appendedPayload(content, time, fmt, !!valid);
+      const payload = appendedPayload(content, time, fmt, !!valid, prefix);
       const need = headerBytes + payload.length;
       if (!last || last.used + need > last.b.length) queue.push((last = { b: newBatch(need), used: 0, end }));
       if (headerBytes) frameHeader(last.b, last.used, stream, payload.length);
@@ -137,11 +145,11 @@ export function followLogs(
     } else if (!last) queue.push((last = { b: NONE, used: 0, end }));
     last.end = end;
     if (queued > QUEUE_LIMIT) {
-      // Too far behind: drop what waits and read it from the file instead.
+      // Too far behind: drop what waits and read it from the files instead.
       resumeAt = handedEnd;
       queue.length = 0;
       queued = 0;
-      overflowResolve(); // (still subscribed: the end of the run ends the file follow too)
+      overflowResolve();
       return;
     }
     if (catchingUp || pumping) return; // handed on when the catch-up ends, or by the running pump
@@ -156,42 +164,51 @@ export function followLogs(
     if (!to.write(b)) await to.drained();
   };
   const aborted = new Promise<void>((r) => (to.signal.aborted ? r() : to.signal.addEventListener('abort', () => r(), { once: true })));
-  let sub: { offset: number; unsubscribe: () => void } | undefined;
+  let sub: { offset: number; attrs?: string; unsubscribe: () => void } | undefined;
   return (async () => {
     try {
-      // 1. From the file while far behind (the file is the queue), in steps up to the size seen at each step.
+      // The logical offset the files are read from (undefined: the start, or the tail).
       let pos: number | undefined;
       for (;;) {
-        const size = live.size();
-        const range = { ...o, from: pos, tail: pos === undefined ? o.tail : undefined };
-        if (size === undefined) {
-          await read(file, { ...range, until: undefined }, fmt, writeAwait); // the run is over: the file is whole
-          return;
-        }
-        if (size - (pos ?? 0) <= NEAR) {
-          // 2. Close enough: subscribe (no await since the size was read), read the rest up to the offset the
-          // subscription starts at, and meanwhile queue what is appended.
-          sub = live.subscribe(onAppend, () => endResolve());
-          if (!sub) {
-            await read(file, { ...range, until: undefined }, fmt, writeAwait);
+        overflowed = new Promise<void>((r) => (overflowResolve = r));
+        catchingUp = true;
+        // 1. From the files while far behind (they are the queue), in steps up to the size seen at each step.
+        for (;;) {
+          const size = live.size();
+          const range = { ...o, from: pos, tail: pos === undefined ? o.tail : undefined };
+          if (size === undefined) {
+            await read(live.open(), { ...range, until: undefined }, fmt, writeAwait); // the run is over: the log is whole
             return;
           }
-          handedEnd = sub.offset;
-          await read(file, { ...range, until: sub.offset }, fmt, writeAwait);
-          break;
+          if (size - (pos ?? 0) <= NEAR) {
+            // 2. Close enough: subscribe (no await since the size was read), read the rest up to the offset the
+            // subscription starts at, and meanwhile queue what is appended.
+            sub = live.subscribe(onAppend, () => endResolve());
+            if (!sub) {
+              await read(live.open(), { ...range, until: undefined }, fmt, writeAwait);
+              return;
+            }
+            prefix = detailsPrefix(sub.attrs);
+            handedEnd = sub.offset;
+            await read(live.open(), { ...range, until: sub.offset }, fmt, writeAwait);
+            break;
+          }
+          await read(live.open(), { ...range, until: size }, fmt, writeAwait);
+          pos = size;
+          if (to.signal.aborted) return;
         }
-        await read(file, { ...range, until: size }, fmt, writeAwait);
-        pos = size;
+        // 3. Live: appends are handed on as they come, until the run ends.
+        catchingUp = false;
+        await pump();
+        await Promise.race([ended, overflowed, aborted]);
         if (to.signal.aborted) return;
-      }
-      // 3. Live: appends are handed on as they come, until the run ends.
-      catchingUp = false;
-      await pump();
-      await Promise.race([ended, overflowed, aborted]);
-      if (to.signal.aborted) return;
-      if (resumeAt !== undefined) {
-        await read(file, { ...o, tail: undefined, from: resumeAt, until: undefined }, fmt, writeAwait, { stopped: ended, signal: to.signal });
-        return;
+        if (resumeAt === undefined) break;
+        // Overflowed: back to the files from what was handed on, then live again when close to the end.
+        await pumping;
+        sub.unsubscribe();
+        sub = undefined;
+        pos = resumeAt;
+        resumeAt = undefined;
       }
       while (pumping || queue.length) await pump();
     } finally {

@@ -3,8 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import * as zlib from 'node:zlib';
 import type { FromWorker, ToWorker } from './logs-worker';
-import { decodeLine, LineView, StreamName } from '../runtime/jsonlog';
+import { decodeLine, LineView, StreamName, unescapeLatin1 } from '../runtime/jsonlog';
+import { closeLogSource, LogFileRef, LogSource, openLogFiles } from '../runtime/logfiles';
 
 export interface LogEntry {
   stream: StreamName;
@@ -18,7 +20,8 @@ export interface LogReadOptions {
   stderr: boolean;
   sinceNs?: bigint;
   tail?: number; // undefined = all
-  /** Byte range of the file to read (a follow that resumes, a catch-up that stops where live data begins). */
+  /** Logical range of the log to read (a follow that resumes, a catch-up that stops where live data begins): see
+   *  LogFileRef.base. */
   from?: number;
   until?: number;
 }
@@ -29,9 +32,39 @@ export function timeNs(t: string): bigint {
   return BigInt(Date.parse(m[1] + 'Z')) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
 }
 
-/** Byte offset where the last `n` lines of the file start. */
-async function tailOffset(fd: fs.promises.FileHandle, size: number, n: number): Promise<number> {
-  if (n <= 0) return size;
+/** A file of the source, read by position: a plain file through its fd, a gzipped one decompressed into memory. */
+interface Segment {
+  ref: LogFileRef;
+  read(buf: Buffer, at: number, len: number, pos: number): Promise<number>;
+  size(): Promise<number>;
+}
+
+function segment(ref: LogFileRef): Segment {
+  if (!ref.gz) {
+    return {
+      ref,
+      read: (buf, at, len, pos) => new Promise((res, rej) => fs.read(ref.fd, buf, at, len, pos, (err, n) => (err ? rej(err) : res(n)))),
+      size: () => new Promise((res, rej) => fs.fstat(ref.fd, (err, st) => (err ? rej(err) : res(st.size)))),
+    };
+  }
+  let data: Promise<Buffer> | undefined;
+  const load = () =>
+    (data ??= new Promise<Buffer>((res, rej) => fs.readFile(ref.fd, (err, b) => (err ? rej(err) : res(b)))).then(
+      (b) => new Promise<Buffer>((res) => zlib.gunzip(b, (err, out) => res(err ? Buffer.alloc(0) : out))), // a damaged file reads as empty
+    ));
+  return {
+    ref,
+    read: async (buf, at, len, pos) => {
+      const b = await load();
+      return pos >= b.length ? 0 : b.copy(buf, at, pos, Math.min(b.length, pos + len));
+    },
+    size: async () => (await load()).length,
+  };
+}
+
+/** Where the last `n` lines of a segment's first `size` bytes start, and how many of the `n` it holds. */
+async function tailOffset(seg: Segment, size: number, n: number): Promise<{ offset: number; found: number }> {
+  if (n <= 0) return { offset: size, found: 0 };
   const chunk = 64 * 1024;
   let pos = size;
   let newlines = 0;
@@ -39,64 +72,120 @@ async function tailOffset(fd: fs.promises.FileHandle, size: number, n: number): 
   while (pos > 0) {
     const len = Math.min(chunk, pos);
     pos -= len;
-    await fd.read(buf, 0, len, pos);
+    await seg.read(buf, 0, len, pos);
     for (let i = len - 1; i >= 0; i--) {
       if (buf[i] === 0x0a) {
         if (pos + i === size - 1) continue; // the file's final newline
-        if (++newlines === n) return pos + i + 1;
+        if (++newlines === n) return { offset: pos + i + 1, found: n };
       }
     }
   }
-  return 0;
+  return { offset: 0, found: size > 0 ? newlines + 1 : 0 };
+}
+
+/** Opens a log file by name (no rotated files): what readers given a path read. */
+function asSource(src: LogSource | string): LogSource {
+  return typeof src === 'string' ? openLogFiles(src, 0) : src;
 }
 
 /**
- * Hands the complete lines of `file` (from the tail offset), a chunk at a time, to `visitChunk` as a latin1 view
- * (one char per byte), then, with `follow`, whatever is appended until `stopped` resolves (plus a final read).
- * Returns when done or aborted.
+ * Hands the complete lines of the source's files (oldest first; from the tail offset, or the logical range
+ * `from`..`until`), a chunk at a time, to `visitChunk` as a latin1 view (one char per byte), then, with `follow`,
+ * whatever is appended to the current file until `stopped` resolves (plus a final read). Returns when done or
+ * aborted. Closes the source's files.
  */
-async function readLines(file: string, o: LogReadOptions, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
-  let fd: fs.promises.FileHandle;
+async function readLines(source: LogSource | string, o: LogReadOptions, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+  const src = asSource(source);
   try {
-    fd = await fs.promises.open(file, 'r');
-  } catch {
-    if (!follow) return;
-    await Promise.race([follow.stopped, new Promise((r) => follow.signal.addEventListener('abort', r))]);
-    return;
-  }
-  try {
-    const size = o.until ?? (await fd.stat()).size;
-    let offset = o.from ?? (o.tail === undefined ? 0 : await tailOffset(fd, size, o.tail));
-    let rest: Buffer = Buffer.alloc(0);
-    const readMore = async () => {
-      const now = o.until ?? (await fd.stat()).size;
-      while (offset < now) {
-        const len = Math.min(1 << 20, now - offset);
-        const buf = Buffer.allocUnsafe(rest.length + len);
-        rest.copy(buf, 0);
-        const { bytesRead } = await fd.read(buf, rest.length, len, offset);
-        if (bytesRead === 0) break;
-        offset += bytesRead;
-        const total = rest.length + bytesRead;
-        const end = buf.lastIndexOf(0x0a, total - 1) + 1; // after the last complete line
-        rest = Buffer.from(buf.subarray(end, total));
-        if (end > 0) await visitChunk(buf.toString('latin1', 0, end));
-        if (follow?.signal.aborted) return;
+    const segs = src.files.map(segment);
+    const current = segs.length && segs[segs.length - 1].ref.current ? segs[segs.length - 1] : undefined;
+    // Where to stop: in the file holding logical offset `until`, else at the current file's size when opened.
+    let last = segs.length - 1;
+    let lastEnd: number | undefined;
+    if (o.until !== undefined) {
+      for (let i = segs.length - 1; i >= 0; i--) {
+        const b = segs[i].ref.base;
+        if (b !== undefined && b <= o.until) {
+          last = i;
+          lastEnd = o.until - b;
+          break;
+        }
       }
-    };
-    await readMore();
-    if (!follow) return;
-    let done = false;
-    void follow.stopped.then(() => (done = true));
-    follow.signal.addEventListener('abort', () => (done = true));
-    while (!done) {
-      await new Promise((r) => setTimeout(r, 50));
-      await readMore();
     }
-    if (!follow.signal.aborted) await readMore();
+    const endOf = async (i: number): Promise<number> => (i === last && lastEnd !== undefined ? lastEnd : segs[i].ref.current && segs[i].ref.size !== undefined ? segs[i].ref.size! : await segs[i].size());
+    // Where to start.
+    let first = 0;
+    let startAt = 0;
+    if (o.from !== undefined) {
+      // The file holding logical offset `from` (files wholly before it, or rotated before the capture opened the
+      // log, are skipped; if it was deleted meanwhile, the oldest file there is).
+      first = last + 1;
+      for (let i = 0; i <= last; i++) {
+        const b = segs[i].ref.base;
+        if (b === undefined) continue;
+        const next = i + 1 < segs.length ? segs[i + 1].ref.base : undefined;
+        if (next !== undefined && next <= o.from && i < last) continue;
+        first = i;
+        startAt = Math.max(0, o.from - b);
+        break;
+      }
+    } else if (o.tail !== undefined) {
+      first = last + 1;
+      let want = o.tail;
+      for (let i = last; i >= 0 && want > 0; i--) {
+        const t = await tailOffset(segs[i], await endOf(i), want);
+        want -= t.found;
+        first = i;
+        startAt = t.offset;
+      }
+    }
+    if (first > last && last >= 0) {
+      // Nothing wanted from the files (tail 0): a follow starts at the end.
+      first = last;
+      startAt = await endOf(last);
+    }
+    for (let i = first; i <= last; i++) {
+      if (follow?.signal.aborted) return;
+      const offset = i === first ? startAt : 0;
+      const following = follow && segs[i] === current && lastEnd === undefined;
+      await readSegment(segs[i], offset, i === last && lastEnd !== undefined ? lastEnd : segs[i].ref.current ? undefined : await segs[i].size(), visitChunk, following ? follow : undefined);
+    }
+    if (follow && !current) await Promise.race([follow.stopped, new Promise((r) => follow.signal.addEventListener('abort', r))]);
   } finally {
-    await fd.close();
+    closeLogSource(src);
   }
+}
+
+/** Reads one file from `offset` to `until` (undefined: its size, then, with `follow`, what is appended). */
+async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+  let offset = start;
+  let rest: Buffer = Buffer.alloc(0);
+  const readMore = async () => {
+    const now = until ?? (await seg.size());
+    while (offset < now) {
+      const len = Math.min(1 << 20, now - offset);
+      const buf = Buffer.allocUnsafe(rest.length + len);
+      rest.copy(buf, 0);
+      const bytesRead = await seg.read(buf, rest.length, len, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+      const total = rest.length + bytesRead;
+      const end = buf.lastIndexOf(0x0a, total - 1) + 1; // after the last complete line
+      rest = Buffer.from(buf.subarray(end, total));
+      if (end > 0) await visitChunk(buf.toString('latin1', 0, end));
+      if (follow?.signal.aborted) return;
+    }
+  };
+  await readMore();
+  if (!follow) return;
+  let done = false;
+  void follow.stopped.then(() => (done = true));
+  follow.signal.addEventListener('abort', () => (done = true));
+  while (!done) {
+    await new Promise((r) => setTimeout(r, 50));
+    await readMore();
+  }
+  if (!follow.signal.aborted) await readMore();
 }
 
 export interface LogFollow {
@@ -110,12 +199,34 @@ function visitWanted(text: string, o: LogReadOptions, visit: (e: LineView) => vo
   for (;;) {
     const end = text.indexOf('\n', start);
     if (end < 0) return;
-    const line = start < end ? (decodeLine(text, start, end) ?? parseSlow(text, start, end)) : undefined;
+    const line = start < end ? (decodeLine(text, start, end) ?? decodeAttrsLine(text, start, end) ?? parseSlow(text, start, end)) : undefined;
     start = end + 1;
     if (!line || !(line.stream === 'stdout' ? o.stdout : o.stderr)) continue;
     if (o.sinceNs !== undefined && timeNs(line.time) < o.sinceNs) continue;
     visit(line);
   }
+}
+
+const STREAM_KEY = '","stream":"';
+const ATTRS_KEY = '","attrs":';
+const TIME_KEY = ',"time":"';
+
+/**
+ * A line in the engine's layout with attributes, `{"log":…,"stream":…,"attrs":{…},"time":…}` (what berth writes
+ * when labels, env or tag options are set). Inside the log text and attribute values every quote is escaped, so the
+ * keys are found by searching.
+ */
+function decodeAttrsLine(s: string, start: number, end: number): LineView | undefined {
+  if (!s.startsWith('{"log":"', start) || !s.startsWith('"}', end - 2)) return undefined;
+  const k = s.lastIndexOf(STREAM_KEY, end);
+  if (k < start + 8) return undefined;
+  const st = k + STREAM_KEY.length;
+  const stream: StreamName | undefined = s.startsWith('stdout', st) ? 'stdout' : s.startsWith('stderr', st) ? 'stderr' : undefined;
+  if (!stream || !s.startsWith(ATTRS_KEY, st + 6)) return undefined;
+  const t = s.lastIndexOf(TIME_KEY, end);
+  const a = st + 6 + ATTRS_KEY.length;
+  if (t < a || s.charCodeAt(a) !== 0x7b || s.charCodeAt(t - 1) !== 0x7d) return undefined;
+  return { stream, text: unescapeLatin1(s.slice(start + 8, k)), time: s.slice(t + TIME_KEY.length, end - 2), attrs: Buffer.from(s.slice(a, t), 'latin1').toString('utf8') };
 }
 
 /** A line that is not in berth's own layout (hand-edited, or another writer's key order): JSON.parse it. */
@@ -133,7 +244,7 @@ function parseSlow(text: string, start: number, end: number): LineView | undefin
  * Emits the entries of `file` (from the tail offset), then, with `follow`, whatever is appended until `stopped`
  * resolves (plus a final read). Returns when done or when `aborted` is set.
  */
-export async function readLogs(file: string, o: LogReadOptions, emit: (e: LogEntry) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+export async function readLogs(file: LogSource | string, o: LogReadOptions, emit: (e: LogEntry) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   await readLines(
     file,
     o,
@@ -162,7 +273,7 @@ export interface LogStreamFormat {
  * The logs endpoint's byte stream: every wanted entry of `file`, framed or raw, written in one buffer per chunk of
  * the file (a write per entry held the path to a fraction of the disk's speed).
  */
-export async function streamLogs(file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+export async function streamLogs(file: LogSource | string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   await readLines(
     file,
     o,
@@ -269,7 +380,7 @@ function queryEscape(s: string): string {
 
 /** The engine's `details` prefix: the attributes as query-escaped `k=v` pairs joined by commas, then a space (a
  *  lone space when there are none). The engine's order is its map's; berth sorts. */
-function detailsPrefix(attrsJson: string | undefined): string {
+export function detailsPrefix(attrsJson: string | undefined): string {
   const attrs = attrsJson ? (JSON.parse(attrsJson) as Record<string, string>) : {};
   const keys = Object.keys(attrs).sort();
   return keys.map((k) => `${queryEscape(k)}=${queryEscape(attrs[k])}`).join(',') + ' ';
@@ -288,7 +399,7 @@ export function fixedNano(time: string): string {
 export class LogReaderThread {
   private worker?: Worker;
   private nextRid = 1;
-  private readonly runs = new Map<number, { write: (b: Buffer) => void | Promise<void>; resolve: () => void; reject: (e: Error) => void }>();
+  private readonly runs = new Map<number, { src: LogSource; write: (b: Buffer) => void | Promise<void>; resolve: () => void; reject: (e: Error) => void }>();
   private idle?: NodeJS.Timeout;
 
   constructor(private readonly idleMs = 15_000) {}
@@ -314,7 +425,10 @@ export class LogReaderThread {
     const fail = (err: Error) => {
       if (this.worker !== w) return;
       this.worker = undefined;
-      for (const r of this.runs.values()) r.reject(err);
+      for (const r of this.runs.values()) {
+        closeLogSource(r.src); // the thread is gone: its reads with them
+        r.reject(err);
+      }
       this.runs.clear();
     };
     w.on('error', fail);
@@ -339,8 +453,9 @@ export class LogReaderThread {
     this.idle.unref();
   }
 
-  stream(file: string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
-    if (!fs.existsSync(this.workerFile())) return streamLogs(file, o, fmt, write, follow);
+  /** Reads `src` (then closes its files) on the log reader thread. */
+  stream(src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+    if (!fs.existsSync(this.workerFile())) return streamLogs(src, o, fmt, write, follow);
     if (this.idle) {
       clearTimeout(this.idle);
       this.idle = undefined;
@@ -348,8 +463,8 @@ export class LogReaderThread {
     const w = this.start();
     const rid = this.nextRid++;
     return new Promise<void>((resolve, reject) => {
-      this.runs.set(rid, { write, resolve, reject });
-      w.postMessage({ type: 'open', rid, file, o, fmt, follow: !!follow } satisfies ToWorker);
+      this.runs.set(rid, { src, write, resolve, reject });
+      w.postMessage({ type: 'open', rid, src, o, fmt, follow: !!follow } satisfies ToWorker);
       if (follow) {
         void follow.stopped.then(() => this.post({ type: 'stop', rid }));
         follow.signal.addEventListener('abort', () => this.post({ type: 'abort', rid }));

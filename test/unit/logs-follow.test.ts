@@ -1,5 +1,5 @@
-// logs -f of a running container: catch-up from the file, then live appends; a reader too far behind goes back to
-// the file from the exact offset where what it was handed ends.
+// logs -f of a running container: catch-up from the files, then live appends; a reader too far behind goes back to
+// the files from the exact (logical) offset where what it was handed ends, then live again.
 import { followLogs, formatAppended, LogReader } from '../../src/services/logs-follow';
 import type { LogAppendListener } from '../../src/runtime/io';
 import type { LogReadOptions } from '../../src/services/logs';
@@ -18,7 +18,10 @@ function harness(writable: () => boolean) {
   let drain!: () => void;
   let openGate!: () => void;
   const gate = new Promise<void>((r) => (openGate = r));
-  const read: LogReader = async (_file, o, _fmt, write, follow) => {
+  let subscriptions = 0;
+  let size = BIG; // the log is 40 MiB (too far to go live) before the first read, then 40 MiB + 10: near its end
+  const read: LogReader = async (_src, o, _fmt, write, follow) => {
+    size = Math.max(size, BIG + 10);
     reads.push(o);
     if (o.until === BIG + 10) await gate; // the rest up to the subscription: held until the test opens it
     await write(Buffer.from(o.until === BIG ? '[catch-up]' : o.until === BIG + 10 ? '[rest]' : `[file from ${(o.from ?? 0) - BIG}]`));
@@ -26,17 +29,17 @@ function harness(writable: () => boolean) {
   };
   const ac = new AbortController();
   const done = followLogs(
-    'f',
     { stdout: true, stderr: false },
     fmt,
     {
-      // the file is 40 MiB (too far to go live) before the first read, then 40 MiB + 10: near its end
-      size: () => (reads.length ? BIG + 10 : BIG),
+      size: () => size,
       subscribe: (f, e) => {
         fn = f;
         onEnd = e;
-        return { offset: BIG + 10, unsubscribe: () => undefined };
+        subscriptions++;
+        return { offset: size, unsubscribe: () => undefined };
       },
+      open: () => ({ files: [] }),
     },
     read,
     {
@@ -51,7 +54,18 @@ function harness(writable: () => boolean) {
   const subscribed = async () => {
     while (!fn) await tick();
   };
-  return { done, reads, out, subscribed, openGate, append: (...a: Parameters<LogAppendListener>) => fn(...a), end: () => onEnd(), drain: () => drain() };
+  return {
+    done,
+    reads,
+    out,
+    subscribed,
+    openGate,
+    subscriptions: () => subscriptions,
+    setSize: (n: number) => (size = n),
+    append: (...a: Parameters<LogAppendListener>) => fn(...a),
+    end: () => onEnd(),
+    drain: () => drain(),
+  };
 }
 
 test('catch-up up to the subscription offset, then appends as they come (unwanted streams skipped), until the end', async () => {
@@ -73,7 +87,7 @@ test('catch-up up to the subscription offset, then appends as they come (unwante
   expect(h.out).toEqual(['[catch-up]', '[rest]', 'early\n', 'a\nb']);
 });
 
-test('a reader more than 64 MiB behind is switched to the file from the end of what it was handed', async () => {
+test('a reader more than 64 MiB behind goes back to the files from the end of what it was handed, then live again', async () => {
   let saturated = false;
   const h = harness(() => !saturated);
   await h.subscribed();
@@ -85,20 +99,23 @@ test('a reader more than 64 MiB behind is switched to the file from the end of w
   const big = Buffer.alloc(1 << 20, 0x61);
   // the first big entry makes the queue long enough to hand on: the two lines go, and the destination is now full;
   // the rest is queued until the queue overflows
+  h.setSize(BIG + 1000);
   for (let i = 0; i < 66; i++) h.append('stdout', big, T, BIG + 400 + i);
+  h.append('stdout', Buffer.from('ignored: read from the files\n'), T, BIG + 999);
   await tick();
   saturated = false;
   h.drain();
+  while (h.subscriptions() < 2) await tick();
   await tick();
-  h.append('stdout', Buffer.from('ignored: read from the file\n'), T, BIG + 999);
+  h.append('stdout', Buffer.from('live again\n'), T, BIG + 1010);
   h.end();
   await h.done;
-  expect(h.reads.map((o) => [o.until, o.from])).toEqual([
-    [BIG, undefined],
-    [BIG + 10, BIG],
-    [undefined, BIG + 300],
+  expect(h.reads.map((o) => [o.from, o.until])).toEqual([
+    [undefined, BIG],
+    [BIG, BIG + 10],
+    [BIG + 300, BIG + 1000],
   ]);
-  expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\ntwo\n', '[file from 300]']);
+  expect(h.out).toEqual(['[catch-up]', '[rest]', 'one\ntwo\n', '[file from 300]', 'live again\n']);
 });
 
 test('a small file: subscribed at once, one read from the tail up to the subscription offset', async () => {
@@ -107,10 +124,9 @@ test('a small file: subscribed at once, one read from the tail up to the subscri
   const reads: LogReadOptions[] = [];
   const out: string[] = [];
   const done = followLogs(
-    'f',
     { stdout: true, stderr: true, tail: 5 },
     fmt,
-    { size: () => 1000, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 1000, unsubscribe: () => undefined }) },
+    { size: () => 1000, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 1000, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
     async (_f, o, _fmt, write) => {
       reads.push(o);
       await write(Buffer.from('[file]'));
@@ -139,10 +155,9 @@ test('live batches are copied out of the capture read buffer, and a batch buffer
   const pending: (() => void)[] = [];
   const released: Buffer[] = [];
   const done = followLogs(
-    'f',
     { stdout: true, stderr: true },
     { framed: true, timestamps: false, details: false },
-    { size: () => 0, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 0, unsubscribe: () => undefined }) },
+    { size: () => 0, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 0, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
     async () => undefined,
     {
       write: (b, release) => {

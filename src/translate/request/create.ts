@@ -3,6 +3,7 @@ import { invalidParameter } from '../../errors';
 import { ApiVersion, supports } from '../version/features';
 import type { ContainerConfig, HostConfig, HealthConfig } from '../spec/types';
 import { ALL_CAPS, normalizeCap } from '../spec';
+import { validateLogOptions } from './log-options';
 
 export interface NetworkingConfig {
   EndpointsConfig?: Record<string, { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } | null; Links?: string[] | null; Aliases?: string[] | null }>;
@@ -128,6 +129,7 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
     if (LOG_DRIVERS.includes(log)) throw invalidParameter(`logging driver "${log}" is not supported by berth (json-file and none are)`);
     throw invalidParameter(`error looking up logging plugin ${log}: plugin "${log}" not found`);
   }
+  validateLogOptions(log, hc.LogConfig?.Config);
   const nm = hc.NetworkMode ?? '';
   if (nm.startsWith('container:') && nm.length === 'container:'.length) throw invalidParameter('Invalid network mode: invalid container format container:<name|id>');
   if (nm && !['default', 'bridge', 'host', 'none'].includes(nm) && !nm.startsWith('container:') && !supports(v, 'CustomNetworks'))
