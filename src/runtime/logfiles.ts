@@ -36,6 +36,9 @@ export interface LogFileRef {
 
 export interface LogSource {
   files: LogFileRef[];
+  /** The files belong to another thread, which closes them (a worker closing the main thread's fds gets a warning
+   *  from Node for each). */
+  borrowed?: boolean;
 }
 
 export const rotatedName = (file: string, i: number, gz: boolean): string => `${file}.${i}${gz ? '.gz' : ''}`;
@@ -69,6 +72,7 @@ export function openLogFiles(file: string, rotated: number): LogSource {
 }
 
 export function closeLogSource(src: LogSource): void {
+  if (src.borrowed) return;
   for (const f of src.files) {
     try {
       fs.closeSync(f.fd);

@@ -1,6 +1,6 @@
 // The log reader thread: decodes json-file logs into the endpoint's byte stream off the main thread, so that a
 // big or followed `logs` request and the capture of the container's output (on the main thread) run on two cores.
-// Messages from the main thread: open (a LogSource: files the main thread opened), ack (a chunk was written out), stop (the container stopped: read what is
+// Messages from the main thread: open (a LogSource: files the main thread opened, and closes at the run's end), ack (a chunk was written out), stop (the container stopped: read what is
 // left, then end), abort (the client went away). To the main thread: data (a transferred buffer), end, error.
 import { parentPort } from 'node:worker_threads';
 import { LogReadOptions, LogStreamFormat, streamLogs } from './logs';
@@ -31,9 +31,9 @@ if (port) {
       const stopped = new Promise<void>((r) => (stop = r));
       const run: Run = { stop, ac: new AbortController(), inFlight: 0 };
       runs.set(m.rid, run);
-      // The source's files were opened by the main thread (fds are the process's): read, then closed, here.
+      // The source's files were opened by the main thread (fds are the process's): read here, closed there.
       streamLogs(
-        m.src,
+        { ...m.src, borrowed: true },
         m.o,
         m.fmt,
         async (b) => {

@@ -418,6 +418,7 @@ export class LogReaderThread {
         return;
       }
       this.runs.delete(m.rid);
+      closeLogSource(run.src);
       if (m.type === 'end') run.resolve();
       else run.reject(new Error(m.message));
       this.maybeIdle();
@@ -453,7 +454,7 @@ export class LogReaderThread {
     this.idle.unref();
   }
 
-  /** Reads `src` (then closes its files) on the log reader thread. */
+  /** Reads `src` on the log reader thread, then closes its files. */
   stream(src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
     if (!fs.existsSync(this.workerFile())) return streamLogs(src, o, fmt, write, follow);
     if (this.idle) {
