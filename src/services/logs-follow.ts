@@ -55,15 +55,23 @@ export function formatAppended(stream: StreamName, content: Buffer, time: string
   return out;
 }
 
-/** Live appends are handed on in batches of up to this many bytes ... */
-const BATCH = 256 << 10;
+/** Live appends are handed on in batches of up to this many bytes (a socket write and a client read each) ... */
+const BATCH = 1 << 20;
 /** Batch buffers the destination is done with, for the next batches of any follower (a follower printing at full
  *  speed would otherwise allocate its whole output anew, and collecting that garbage cost more than the rest). */
 const spareBatches: Buffer[] = [];
-const SPARE_MAX = 16;
+const SPARE_MAX = 4;
+let dropSpares: NodeJS.Timeout | undefined;
 const newBatch = (need: number): Buffer => (need <= BATCH && spareBatches.pop()) || Buffer.allocUnsafe(Math.max(need, BATCH));
 const recycle = (b: Buffer) => () => {
-  if (b.length === BATCH && spareBatches.length < SPARE_MAX) spareBatches.push(b);
+  if (b.length !== BATCH || spareBatches.length >= SPARE_MAX) return;
+  spareBatches.push(b);
+  // Given back to the allocator once no follower has needed them for a while (an idle berth keeps none).
+  dropSpares?.refresh();
+  dropSpares ??= setTimeout(() => {
+    spareBatches.length = 0;
+    dropSpares = undefined;
+  }, 10_000).unref();
 };
 /** ... or this long after the first of them: a follower sees a line within a few milliseconds, and a container
  *  printing short lines quickly costs one write per batch instead of one per read of its output. */
