@@ -151,3 +151,22 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
   };
   return t;
 }
+
+/**
+ * The whole body of `GET /v1.24/containers/(id)/logs?follow=1&stdout=1&stderr=1` as it arrives, read by a client
+ * that stops reading for `stallMs` at the start (0: reads at once), until the follow ends.
+ */
+export function followLogsBody(socket: string, id: string, stallMs: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const req = http.get({ socketPath: socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve(Buffer.concat(parts)));
+      if (stallMs) {
+        res.pause();
+        setTimeout(() => res.resume(), stallMs);
+      }
+    });
+    req.on('error', reject);
+  });
+}

@@ -2,10 +2,9 @@
 // Docker Engine 20.10.24 with the same container: 100 numbered lines, max-size 1k, max-file 3 kept lines 66-100 as
 // `.2` 66-78, `.1` 79-91, current 92-100, with 9-digit times), reads and follows across rotations, attributes, and the options' errors.
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import type { TestBerth } from '../helpers/berth';
+import { followLogsBody, type TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 import { FrameDecoder } from '../../src/http/stream';
 
@@ -106,19 +105,7 @@ test('a follow that stalls past the live queue (64 MiB) goes back to the rotated
   const N = 70_000; // ~70 MB of ~1000-byte lines, 8 MB files: the stalled reader's bytes are rotated away under it
   const pad = 'a'.repeat(990);
   const { id } = await run('rotslow', { 'max-size': '8m', 'max-file': '20' }, `sleep 0.3; seq 1 ${N} | sed 's/$/ ${pad}/'`);
-  const read = (stallMs: number) =>
-    new Promise<Buffer>((resolve, reject) => {
-      const req = http.get({ socketPath: b.socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve(Buffer.concat(parts)));
-        if (stallMs) {
-          res.pause();
-          setTimeout(() => res.resume(), stallMs);
-        }
-      });
-      req.on('error', reject);
-    });
+  const read = (stallMs: number) => followLogsBody(b.socket, id, stallMs);
   const [fast, slow] = await Promise.all([read(0), read(3000)]);
   const want = Array.from({ length: N }, (_, i) => `${i + 1} ${pad}\n`).join('');
   for (const got of [fast, slow]) {

@@ -3,9 +3,8 @@
 // `docker attach` with detach keys leaving the container running.
 import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import type { TestBerth } from '../helpers/berth';
+import { followLogsBody, type TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 import { FrameDecoder } from '../../src/http/stream';
 
@@ -118,19 +117,7 @@ test('logs -f while the container writes: every line once and in order, for a fa
   const N = 4_000_000; // ~86 MB in all: a reader stalled for 2.5 s falls more than the live queue (64 MiB) behind
   const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['sh', '-c', `sleep 0.3; seq 1 ${N}; seq 1 ${N} | sed s/^/again-/`], HostConfig: { NetworkMode: 'none' } } })).json().Id;
   expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
-  const read = (stallMs: number) =>
-    new Promise<Buffer>((resolve, reject) => {
-      const req = http.get({ socketPath: b.socket, path: `/v1.24/containers/${id}/logs?follow=1&stdout=1&stderr=1`, agent: false }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve(Buffer.concat(parts)));
-        if (stallMs) {
-          res.pause();
-          setTimeout(() => res.resume(), stallMs);
-        }
-      });
-      req.on('error', reject);
-    });
+  const read = (stallMs: number) => followLogsBody(b.socket, id, stallMs);
   const [fast, slow] = await Promise.all([read(0), read(2500)]);
   const want = Array.from({ length: N }, (_, i) => `${i + 1}\n`).join('') + Array.from({ length: N }, (_, i) => `again-${i + 1}\n`).join('');
   for (const got of [fast, slow]) {
