@@ -6,7 +6,7 @@ import type { ApiRequest, Route } from '../http/app';
 import { hijack, RAW_STREAM } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
-import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/stream';
+import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { conflict, invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
 import { readLogs, streamLogs } from '../services/logs';
@@ -105,7 +105,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
   const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
     if (s === 'stdout' ? !wantOut : !wantErr) return;
     if (out.destroyed) return;
-    out.write(tty ? chunk : frame(s === 'stdout' ? STDOUT : STDERR, chunk));
+    out.write(tty ? chunk : frame(streamType(s), chunk));
   };
   events.publish('container', 'attach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
   let ended = false;

@@ -3,7 +3,7 @@ import type { Route } from '../http/app';
 import { hijack, RAW_STREAM } from '../http/hijack';
 import { param, queryInt, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
-import { DetachWatcher, frame, parseDetachKeys, STDERR, STDOUT } from '../http/stream';
+import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
 import type { ExecConfig, ExecService } from '../services/exec';
@@ -54,7 +54,7 @@ export function execRoutes(execs: ExecService, containers: ContainerService): Ro
         let out: NodeJS.WritableStream | undefined;
         const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
           if (s === 'stdout' ? !wantOut : !wantErr) return;
-          const data = tty ? chunk : frame(s === 'stdout' ? STDOUT : STDERR, chunk);
+          const data = tty ? chunk : frame(streamType(s), chunk);
           if (out) out.write(data);
           else pending.push(data);
         };

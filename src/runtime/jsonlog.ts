@@ -56,11 +56,6 @@ function scratch(size: number): Buffer {
   return shared;
 }
 
-/**
- * The encoder for valid UTF-8 (all but binary output): jsonlog.wat, 16 bytes at a time with WebAssembly SIMD, about
- * four times faster than native string replacement over a latin1 view, and its output is written to the file
- * straight from the module's memory. Its tables are laid out here (see the .wat for the map).
- */
 // (the project's type libraries have no WebAssembly declarations: what is used of it)
 declare const WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => { exports: Record<string, unknown> } };
 interface WasmMemory {
@@ -68,6 +63,11 @@ interface WasmMemory {
   grow(pages: number): number;
 }
 
+/**
+ * The encoder for valid UTF-8 (all but binary output): jsonlog.wat, 16 bytes at a time with WebAssembly SIMD, about
+ * four times faster than native string replacement over a latin1 view, and its output is written to the file
+ * straight from the module's memory. Its tables are laid out here (see the .wat for the map).
+ */
 class SimdEncoder {
   private readonly memory: WasmMemory;
   private readonly run: (input: number, length: number, output: number, seq: number) => number;
@@ -238,6 +238,8 @@ export interface LineView {
 
 const STREAM_KEY_S = '","stream":"';
 const TIME_KEY_S = '","time":"';
+const ATTRS_KEY_S = '","attrs":';
+const LAST_TIME_KEY_S = ',"time":"';
 
 /**
  * Decodes the line `s[start, end)` of a latin1 view of the file (no newline). Lines in another shape give
@@ -253,6 +255,14 @@ export function decodeLine(s: string, start: number, end: number): LineView | un
   if (s.startsWith('stdout', st)) stream = 'stdout';
   else if (s.startsWith('stderr', st)) stream = 'stderr';
   else return undefined;
+  if (s.startsWith(ATTRS_KEY_S, st + 6)) {
+    // The engine's order with log options (and berth's): attrs, then time, last. Inside attribute values every
+    // quote is escaped, so the last `,"time":"` is the key.
+    const a = st + 6 + ATTRS_KEY_S.length;
+    const t = s.lastIndexOf(LAST_TIME_KEY_S, end);
+    if (t < a || s.charCodeAt(a) !== 0x7b || s.charCodeAt(t - 1) !== 0x7d || !s.startsWith('"}', end - 2)) return undefined;
+    return { stream, text: unescapeLatin1(s.slice(start + HEAD_S.length, k)), time: s.slice(t + LAST_TIME_KEY_S.length, end - 2), attrs: Buffer.from(s.slice(a, t), 'latin1').toString('utf8') };
+  }
   if (!s.startsWith(TIME_KEY_S, st + 6)) return undefined;
   const timeStart = st + 6 + TIME_KEY_S.length;
   const timeEnd = s.indexOf('"', timeStart);
@@ -260,6 +270,7 @@ export function decodeLine(s: string, start: number, end: number): LineView | un
   let attrs: string | undefined;
   if (timeEnd + 2 === end && s.charCodeAt(timeEnd + 1) === 0x7d) attrs = undefined;
   else {
+    // attrs after time (another writer's order)
     const m = /^,"attrs":(\{.*\})\}$/.exec(s.slice(timeEnd + 1, end));
     if (!m) return undefined;
     attrs = Buffer.from(m[1], 'latin1').toString('utf8');

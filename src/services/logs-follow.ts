@@ -3,6 +3,7 @@
 // that falls more than QUEUE_LIMIT behind is switched back to reading the file from where it stopped, so the
 // capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
 // rotations of the files underneath are no concern here.
+import { frame, streamType, writeFrameHeader } from '../http/stream';
 import type { LogAppendListener } from '../runtime/io';
 import { asLogged, StreamName } from '../runtime/jsonlog';
 import { detailsPrefix, fixedNano, LogFollow, LogReadOptions, LogStreamFormat, timeNs } from './logs';
@@ -38,21 +39,10 @@ function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, va
   return Buffer.concat(parts);
 }
 
-/** Writes one multiplexed frame header (stream, length) at `at`. */
-function frameHeader(out: Buffer, at: number, stream: StreamName, length: number): void {
-  out[at] = stream === 'stdout' ? 1 : 2;
-  out[at + 1] = out[at + 2] = out[at + 3] = 0;
-  out.writeUInt32BE(length, at + 4);
-}
-
 /** Frames (or not) the entries appended in one write, with the timestamp and details prefixes per entry. */
 export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat, valid = false, details = ' '): Buffer {
   const body = appendedPayload(content, time, fmt, valid, details);
-  if (!fmt.framed) return body;
-  const out = Buffer.allocUnsafe(8 + body.length);
-  frameHeader(out, 0, stream, body.length);
-  body.copy(out, 8);
-  return out;
+  return fmt.framed ? frame(streamType(stream), body) : body;
 }
 
 /** Live appends are handed on in batches of up to this many bytes (a socket write and a client read each) ... */
@@ -146,7 +136,7 @@ export function followLogs(
       const payload = appendedPayload(content, time, fmt, !!valid, prefix);
       const need = headerBytes + payload.length;
       if (!last || last.used + need > last.b.length) queue.push((last = { b: newBatch(need), used: 0, end }));
-      if (headerBytes) frameHeader(last.b, last.used, stream, payload.length);
+      if (headerBytes) writeFrameHeader(last.b, last.used, streamType(stream), payload.length);
       payload.copy(last.b, last.used + headerBytes);
       last.used += need;
       queued += need;

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as zlib from 'node:zlib';
 import type { FromWorker, ToWorker } from './logs-worker';
-import { decodeLine, LineView, StreamName, unescapeLatin1 } from '../runtime/jsonlog';
+import { decodeLine, LineView, StreamName } from '../runtime/jsonlog';
+import { streamType, writeFrameHeader } from '../http/stream';
 import { closeLogSource, LogFileRef, LogSource, openLogFiles } from '../runtime/logfiles';
 
 export interface LogEntry {
@@ -199,34 +200,12 @@ function visitWanted(text: string, o: LogReadOptions, visit: (e: LineView) => vo
   for (;;) {
     const end = text.indexOf('\n', start);
     if (end < 0) return;
-    const line = start < end ? (decodeLine(text, start, end) ?? decodeAttrsLine(text, start, end) ?? parseSlow(text, start, end)) : undefined;
+    const line = start < end ? (decodeLine(text, start, end) ?? parseSlow(text, start, end)) : undefined;
     start = end + 1;
     if (!line || !(line.stream === 'stdout' ? o.stdout : o.stderr)) continue;
     if (o.sinceNs !== undefined && timeNs(line.time) < o.sinceNs) continue;
     visit(line);
   }
-}
-
-const STREAM_KEY = '","stream":"';
-const ATTRS_KEY = '","attrs":';
-const TIME_KEY = ',"time":"';
-
-/**
- * A line in the engine's layout with attributes, `{"log":…,"stream":…,"attrs":{…},"time":…}` (what berth writes
- * when labels, env or tag options are set). Inside the log text and attribute values every quote is escaped, so the
- * keys are found by searching.
- */
-function decodeAttrsLine(s: string, start: number, end: number): LineView | undefined {
-  if (!s.startsWith('{"log":"', start) || !s.startsWith('"}', end - 2)) return undefined;
-  const k = s.lastIndexOf(STREAM_KEY, end);
-  if (k < start + 8) return undefined;
-  const st = k + STREAM_KEY.length;
-  const stream: StreamName | undefined = s.startsWith('stdout', st) ? 'stdout' : s.startsWith('stderr', st) ? 'stderr' : undefined;
-  if (!stream || !s.startsWith(ATTRS_KEY, st + 6)) return undefined;
-  const t = s.lastIndexOf(TIME_KEY, end);
-  const a = st + 6 + ATTRS_KEY.length;
-  if (t < a || s.charCodeAt(a) !== 0x7b || s.charCodeAt(t - 1) !== 0x7d) return undefined;
-  return { stream, text: unescapeLatin1(s.slice(start + 8, k)), time: s.slice(t + TIME_KEY.length, end - 2), attrs: Buffer.from(s.slice(a, t), 'latin1').toString('utf8') };
 }
 
 /** A line that is not in berth's own layout (hand-edited, or another writer's key order): JSON.parse it. */
@@ -300,14 +279,7 @@ export async function streamLogs(file: LogSource | string, o: LogReadOptions, fm
           out = bigger;
         }
         if (fmt.framed) {
-          out[at] = l.stream === 'stdout' ? 1 : 2;
-          out[at + 1] = 0;
-          out[at + 2] = 0;
-          out[at + 3] = 0;
-          out[at + 4] = n >>> 24;
-          out[at + 5] = (n >>> 16) & 255;
-          out[at + 6] = (n >>> 8) & 255;
-          out[at + 7] = n & 255;
+          writeFrameHeader(out, at, streamType(l.stream), n);
           at += 8;
         }
         at += (out as Buffer & { latin1Write(s: string, at: number): number }).latin1Write(body, at); // write() without its argument checks
@@ -361,9 +333,7 @@ function frameLatin1(stream: StreamName, text: string, newline: boolean, framed:
   const out = Buffer.allocUnsafe((framed ? 8 : 0) + n);
   let at = 0;
   if (framed) {
-    out[0] = stream === 'stdout' ? 1 : 2;
-    out[1] = out[2] = out[3] = 0;
-    out.writeUInt32BE(n, 4);
+    writeFrameHeader(out, 0, streamType(stream), n);
     at = 8;
   }
   at += out.write(text, at, 'latin1');

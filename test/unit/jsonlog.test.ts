@@ -74,6 +74,9 @@ describe('json-file decoding', () => {
   test('lines with attrs (written by the engine with log options) are decoded', () => {
     const line = `{"log":"hi\\n","stream":"stderr","time":"${T}","attrs":{"a":"b"}}`;
     expect(decodeLine(line, 0, line.length)).toEqual({ stream: 'stderr', text: 'hi\n', time: T, attrs: '{"a":"b"}' });
+    // the engine's own order with log options: attrs before time
+    const engine = Buffer.from(`{"log":"a \\"q\\"\\n","stream":"stdout","attrs":{"tag":"x \\"y\\"","z":"é"},"time":"${T}"}`).toString('latin1');
+    expect(decodeLine(engine, 0, engine.length)).toEqual({ stream: 'stdout', text: 'a "q"\n', time: T, attrs: '{"tag":"x \\"y\\"","z":"é"}' });
   });
 
   test('other layouts are left to JSON.parse', () => {
