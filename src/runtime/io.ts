@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { nowRfc3339Nano } from './clock';
 import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
-import { compressFile, JsonFileOptions, LogFileRef, LogSource, NO_ROTATION, openRotated, rotatedName } from './logfiles';
+import { compressFile, JsonFileOptions, LogSource, NO_ROTATION, openLogFiles, readableRotated, rotatedName } from './logfiles';
 
 export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
@@ -109,7 +109,7 @@ export class JsonFileLog {
   }
   /** The number of rotated files a reader reads. */
   private get readable(): number {
-    return this.opts.maxSize > 0 ? this.opts.maxFiles - 1 : 0;
+    return readableRotated(this.opts);
   }
   /** The log's logical size: the offset after the last entry written. */
   get end(): number {
@@ -137,7 +137,6 @@ export class JsonFileLog {
     if (this.attrs) out = withAttrs(out, this.attrs);
     if (this.opts.maxSize < 0) this.writeOut(out, 0, out.length);
     else this.writeRotating(out, time);
-    this.lastTime = time;
     this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid);
   }
   private writeOut(out: Buffer, from: number, to: number): void {
@@ -213,17 +212,7 @@ export class JsonFileLog {
   }
   /** The files as of now, opened (see LogSource): the rotated ones a reader reads, then the current one. */
   open(): LogSource {
-    const files: LogFileRef[] = [];
-    for (let i = this.readable; i >= 1; i--) {
-      const f = openRotated(this.file, i);
-      if (f) files.push({ ...f, base: this.rotated[i - 1]?.base });
-    }
-    try {
-      files.push({ fd: fs.openSync(this.file, 'r'), gz: false, current: true, base: this.base, size: this.size });
-    } catch {
-      /* removed */
-    }
-    return { files };
+    return openLogFiles(this.file, this.readable, { rotatedBase: (i) => this.rotated[i - 1]?.base, base: this.base, size: this.size });
   }
   get isOpen(): boolean {
     return this.fd >= 0;
@@ -246,8 +235,6 @@ export class JsonFileLog {
   }
 }
 
-const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
-
 interface RotatedFile {
   base: number | undefined;
   gz: boolean;
@@ -262,6 +249,9 @@ function renameIfThere(from: string, to: string): void {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
+
+/** Every container's output is read into this one buffer (see attachReader). */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 export class ContainerIO {
   private readonly listeners = new Set<OutputListener>();

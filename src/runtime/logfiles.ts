@@ -19,6 +19,9 @@ export interface JsonFileOptions {
 
 export const NO_ROTATION: JsonFileOptions = { maxSize: -1, maxFiles: 1, compress: false };
 
+/** The number of rotated files a reader reads (with max-file 1 the engine keeps `.1` but never reads it). */
+export const readableRotated = (o: JsonFileOptions): number => (o.maxSize > 0 ? o.maxFiles - 1 : 0);
+
 export interface LogFileRef {
   fd: number;
   gz: boolean;
@@ -55,16 +58,20 @@ export function openRotated(file: string, i: number): { fd: number; gz: boolean 
   return undefined;
 }
 
-/** The log's files as they are on disk (no capture writing it): `rotated` rotated files, oldest first, then the current. */
-export function openLogFiles(file: string, rotated: number): LogSource {
+/**
+ * The log's files: `rotated` rotated files, oldest first, then the current. `capture` is the logical offsets and the
+ * current file's size of the capture writing the log; without it (no capture), the current file starts at logical 0
+ * and its size is what is on disk.
+ */
+export function openLogFiles(file: string, rotated: number, capture?: { rotatedBase: (i: number) => number | undefined; base: number; size: number }): LogSource {
   const files: LogFileRef[] = [];
   for (let i = rotated; i >= 1; i--) {
     const f = openRotated(file, i);
-    if (f) files.push(f);
+    if (f) files.push(capture ? { ...f, base: capture.rotatedBase(i) } : f);
   }
   try {
     const fd = fs.openSync(file, 'r');
-    files.push({ fd, gz: false, current: true, base: 0, size: fs.fstatSync(fd).size });
+    files.push({ fd, gz: false, current: true, base: capture?.base ?? 0, size: capture?.size ?? fs.fstatSync(fd).size });
   } catch {
     /* no current file */
   }

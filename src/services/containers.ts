@@ -17,7 +17,7 @@ import { conflict, invalidParameter, notFound, notModified, systemError, BerthEr
 import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
-import { LogSource, openLogFiles } from '../runtime/logfiles';
+import { LogSource, openLogFiles, readableRotated } from '../runtime/logfiles';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
 import { now } from '../runtime/clock';
 import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
@@ -915,10 +915,6 @@ export class ContainerService {
     };
   }
 
-  /**
-   * The live side of `logs -f`: what the container's json-file log receives from now on (`fn`), and the file size
-   * it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live log.
-   */
   /** The json-file options of a container's log (rotation, the entries' attributes); throws the engine's message. */
   private logOptions(rec: ContainerRecord): JsonFileLogOptions | undefined {
     if (!rec.LogPath) return undefined;
@@ -960,8 +956,7 @@ export class ContainerService {
     if (!rec?.LogPath) return { files: [] };
     let rotated = 0;
     try {
-      const o = parseJsonFileOptions(rec.HostConfig.LogConfig?.Config);
-      rotated = o.maxSize > 0 ? o.maxFiles - 1 : 0;
+      rotated = readableRotated(parseJsonFileOptions(rec.HostConfig.LogConfig?.Config));
     } catch {
       /* never started */
     }
@@ -973,6 +968,11 @@ export class ContainerService {
     return this.live.get(id)?.io?.logSize();
   }
 
+  /**
+   * The live side of `logs -f`: what the container's json-file log receives from now on (`fn`), and the log's
+   * logical size it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live
+   * log.
+   */
   subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined {
     const live = this.live.get(id);
     const sub = live?.io?.subscribeLog(fn);
