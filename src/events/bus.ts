@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nowNanos } from '../runtime/clock';
-import type { EngineEvent, EventPublisher, EventType } from './types';
+import type { EngineEvent, EventPublisher, EventType } from '../types/event';
 
 export interface Subscription {
   /** Events that were in the ring at subscription time and match the filter (for `since`). */

@@ -5,7 +5,7 @@
 // gone is deleted (only the top of a deleted tree is listed); a directory with changes inside is listed as
 // modified just before them. Siblings come in byte order, additions and modifications before deletions.
 import * as fs from 'node:fs';
-import type { Change } from '../translate/response/archive';
+import type { Change } from '../types/archive';
 
 interface Node {
   st: fs.BigIntStats;

@@ -9,85 +9,18 @@ import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { conflict, invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
-import { readLogs, streamLogs } from '../services/logs';
+import { streamLogs } from '../services/logs';
+import { readLogs } from '../runtime/logread';
 import { followLogs } from '../services/logs-follow';
 import { sourceSize } from '../runtime/logfiles';
 import type { ImageService } from '../services/images';
-import type { ContainerRecord } from '../store/containers';
 import { normaliseCreateBody, validateCreate } from '../translate/request/create';
-import { stateName, toContainerInspect, toContainerSummary } from '../translate/response/containers';
+import { checkContainerFilterValues, checkFilterKeys, containerFilterKeys } from '../translate/filters';
+import { toContainerInspect, toContainerSummary } from '../translate/response/containers';
 import { ApiVersion, supports } from '../translate/version/features';
-import type { HostConfig } from '../translate/spec/types';
-import type { EventPublisher } from '../events/types';
-
-const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
-
-function filterList(all: ContainerRecord[], req: ApiRequest, containers: ContainerService, images: ImageService): Promise<ContainerRecord[]> | ContainerRecord[] {
-  const v = req.apiVersion;
-  const f = queryFilters(req);
-  const allowed = ['exited', 'status', 'label', 'id', 'name', ...(supports(v, 'ListFilterIsolation') ? ['isolation'] : []), ...(supports(v, 'ListFilterAncestorEtc') ? ['ancestor', 'before', 'since', 'volume', 'network', 'health'] : [])];
-  for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
-  let list = [...all].sort((a, b) => (a.Created < b.Created ? 1 : a.Created > b.Created ? -1 : 0));
-  const showAll = queryBool(req, 'all');
-  const limit = queryInt(req, 'limit', -1);
-  const sinceRef = queryString(req, 'since') || f.get('since')?.[0];
-  const beforeRef = queryString(req, 'before') || f.get('before')?.[0];
-  for (const s of f.get('status') ?? []) {
-    const ok = STATUSES.filter((x) => (x !== 'created' || supports(v, 'ListFilterStatusCreated')) && (x !== 'dead' || supports(v, 'ListFilterStatusDead')));
-    if (!ok.includes(s)) throw invalidParameter(`Unrecognised filter value for status: ${s}`);
-  }
-  for (const e of f.get('exited') ?? []) if (!/^-?\d+$/.test(e)) throw invalidParameter(`strconv.Atoi: parsing "${e}": invalid syntax`);
-  if (sinceRef) {
-    const s = containers.find(sinceRef);
-    list = list.filter((c) => c.Created > s.Created);
-  }
-  if (beforeRef) {
-    const b = containers.find(beforeRef);
-    list = list.filter((c) => c.Created < b.Created);
-  }
-  const anyFilterImpliesAll = !!(sinceRef || beforeRef || limit > 0 || f.has('status') || f.has('exited'));
-  if (!showAll && !anyFilterImpliesAll) list = list.filter((c) => c.State.Running);
-  const statuses = f.get('status');
-  if (statuses?.length) list = list.filter((c) => statuses.includes(stateName(c)));
-  const exited = f.get('exited');
-  if (exited?.length) list = list.filter((c) => !c.State.Running && c.State.StartedAt !== '0001-01-01T00:00:00Z' && exited.map(Number).includes(c.State.ExitCode));
-  const labels = f.get('label');
-  if (labels?.length)
-    list = list.filter((c) => labels.every((l) => {
-      const i = l.indexOf('=');
-      const lab = c.Config.Labels ?? {};
-      return i < 0 ? l in lab : lab[l.slice(0, i)] === l.slice(i + 1);
-    }));
-  const ids = f.get('id');
-  if (ids?.length) list = list.filter((c) => ids.some((i) => c.Id.startsWith(i)));
-  const names = f.get('name');
-  if (names?.length) list = list.filter((c) => names.some((n) => new RegExp(n).test(c.Name.slice(1)) || new RegExp(n).test(c.Name)));
-  const iso = f.get('isolation');
-  if (iso?.length) list = list.filter((c) => iso.includes(c.HostConfig.Isolation || 'default'));
-  const nets = f.get('network');
-  if (nets?.length)
-    list = list.filter((c) => {
-      const on = c.Networks ? Object.entries(c.Networks) : [[c.HostConfig.NetworkMode === 'default' ? 'bridge' : c.HostConfig.NetworkMode ?? '', { NetworkID: '' }] as const];
-      return nets.some((n) => on.some(([name, e]) => name === n || (!!e.NetworkID && e.NetworkID.startsWith(n))));
-    });
-  const health = f.get('health');
-  if (health?.length) {
-    for (const h of health) if (!['starting', 'healthy', 'unhealthy', 'none'].includes(h)) throw invalidParameter(`Unrecognised filter value for health: ${h}`);
-    list = list.filter((c) => health.includes(c.State.Health?.Status ?? 'none'));
-  }
-  const vols = f.get('volume');
-  if (vols?.length) list = list.filter((c) => (c.MountPoints ?? []).some((m) => vols.some((v) => m.Name === v || m.Destination === v)));
-  if (limit > 0) list = list.slice(0, limit);
-  const ancestors = f.get('ancestor');
-  if (ancestors?.length) {
-    return (async () => {
-      const ids = new Set<string>();
-      for (const a of ancestors) ids.add((await images.resolve(a).catch(() => undefined))?.id ?? a);
-      return list.filter((c) => ids.has(c.Image) || ancestors.includes(c.ImageName));
-    })();
-  }
-  return list;
-}
+import type { ContainerRecord } from '../types/container';
+import type { HostConfig } from '../types/config';
+import type { EventPublisher } from '../types/event';
 
 /** The hijacked attach stream (also used by the run flow). */
 async function attach(req: ApiRequest, res: Response, containers: ContainerService, events: EventPublisher): Promise<void> {
@@ -281,7 +214,11 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
       method: 'get',
       path: '/containers/json',
       handler: async (req, res) => {
-        const list = await filterList(containers.list(), req, containers, images);
+        const filters = queryFilters(req);
+        checkFilterKeys(filters, containerFilterKeys(req.apiVersion));
+        const limit = queryInt(req, 'limit', -1);
+        checkContainerFilterValues(filters, req.apiVersion);
+        const list = await containers.listFiltered({ all: queryBool(req, 'all'), limit, since: queryString(req, 'since') || filters.get('since')?.[0], before: queryString(req, 'before') || filters.get('before')?.[0], filters });
         const now = Date.now();
         const sizes = queryBool(req, 'size') ? await Promise.all(list.map((c) => containers.sizes(c))) : undefined;
         writeJSON(res, 200, list.map((c, i) => toContainerSummary(c, req.apiVersion, now, sizes?.[i] ?? {})));

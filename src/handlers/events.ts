@@ -2,10 +2,10 @@
 import type { Route } from '../http/app';
 import { queryFilters, queryString } from '../http/query';
 import type { EventBus } from '../events/bus';
-import { compileEventFilter, parseEventTime } from '../events/filter';
-import type { EngineEvent } from '../events/types';
+import { compileEventFilter, parseEventTime } from '../translate/filters';
 import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
+import type { EngineEvent } from '../types/event';
 
 /** Each event is serialised once, however many subscribers receive it. */
 const lines = new WeakMap<EngineEvent, string>();

@@ -6,10 +6,11 @@ import { writeJSON } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { invalidParameter } from '../errors';
 import type { ContainerService } from '../services/containers';
-import type { ExecConfig, ExecService } from '../services/exec';
+import type { ExecService } from '../services/exec';
 import { toExecInspect } from '../translate/response/exec';
 import { toContainerInspect } from '../translate/response/containers';
 import { supports } from '../translate/version/features';
+import type { ExecConfig } from '../types/exec';
 
 export function execRoutes(execs: ExecService, containers: ContainerService): Route[] {
   return [

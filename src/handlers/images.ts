@@ -3,38 +3,13 @@ import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
 import { BerthError, invalidParameter, notFound } from '../errors';
-import { ImageService, SNAPSHOTTER, ResolvedImage } from '../services/images';
+import { ImageService, SNAPSHOTTER } from '../services/images';
 import { familiarRepo, parseReference, withDefaultTag } from '../images/reference';
+import { checkImageFilters, filterImages } from '../translate/filters';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
 import { supports } from '../translate/version/features';
 
 const NAME = (suffix: string) => new RegExp(`^/images/(?<name>.+)${suffix}$`);
-
-function labelMatch(img: ResolvedImage, want: string[]): boolean {
-  const labels: Record<string, string> = img.config.config?.Labels ?? {};
-  return want.every((w) => {
-    const i = w.indexOf('=');
-    return i < 0 ? w in labels : labels[w.slice(0, i)] === w.slice(i + 1);
-  });
-}
-
-/** The engine's glob match of a reference filter against one name (repo:tag or repo@digest) or its repository. */
-function nameMatch(name: string, pattern: string): boolean {
-  const re = new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
-  const at = name.indexOf('@');
-  return re.test(name) || re.test(at >= 0 ? name.slice(0, at) : name.slice(0, name.lastIndexOf(':')));
-}
-
-/**
- * The image as a list filtered by reference shows it, or undefined when no name matches: like the engine, only the
- * names that match are listed (an image tagged a:1 and b:1 listed with filter=a shows RepoTags ["a:1"]).
- */
-function referenceMatch(img: ResolvedImage, patterns: string[]): ResolvedImage | undefined {
-  const keep = (n: string) => patterns.some((p) => nameMatch(n, p));
-  const repoTags = img.repoTags.filter(keep);
-  const repoDigests = img.repoDigests.filter(keep);
-  return repoTags.length || repoDigests.length ? { ...img, repoTags, repoDigests } : undefined;
-}
 
 export function imageRoutes(images: ImageService): Route[] {
   return [
@@ -58,23 +33,8 @@ export function imageRoutes(images: ImageService): Route[] {
       path: '/images/json',
       handler: async (req, res) => {
         const filters = queryFilters(req);
-        for (const k of filters.keys()) if (!['dangling', 'label', 'reference', 'before', 'since'].includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
-        const dangling = filters.get('dangling');
-        if (dangling?.some((d) => !['true', 'false', '1', '0'].includes(d.toLowerCase()))) throw invalidParameter(`Invalid filter 'dangling=${dangling[0]}'`);
-        const name = queryString(req, 'filter');
-        let list = await images.list();
-        // Untagged images that others were committed from are intermediate: shown with all=1 only, never dangling.
-        const parents = new Set(list.map((i) => i.parent).filter(Boolean));
-        const intermediate = (i: ResolvedImage) => i.repoTags.length === 0 && i.repoDigests.length === 0 && parents.has(i.id);
-        if (!queryBool(req, 'all')) list = list.filter((i) => !intermediate(i));
-        if (dangling?.length) {
-          const want = ['true', '1'].includes(dangling[0].toLowerCase());
-          list = list.filter((i) => (i.repoTags.length === 0 && !parents.has(i.id)) === want);
-        }
-        const labels = filters.get('label');
-        if (labels?.length) list = list.filter((i) => labelMatch(i, labels));
-        const refs = [...(filters.get('reference') ?? []), ...(name ? [name] : [])];
-        if (refs.length) list = list.flatMap((i) => referenceMatch(i, refs) ?? []);
+        checkImageFilters(filters);
+        const list = filterImages(await images.list(), { all: queryBool(req, 'all'), name: queryString(req, 'filter'), filters });
         writeJSON(res, 200, list.map((i) => toImageSummary(i, req.apiVersion, queryBool(req, 'digests'))));
       },
     },

@@ -4,16 +4,12 @@ import { param, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { BerthError, invalidParameter, isKind, systemError } from '../errors';
 import type { ContainerService } from '../services/containers';
-import type { CreateNetworkRequest, NetworkRecord, NetworkService } from '../services/networks';
+import type { NetworkService } from '../services/networks';
 import type { ContainerNetworking } from '../services/container-network';
-import type { EndpointConfig } from '../store/containers';
+import { checkFilterKeys, filterNetworks, networkFilterKeys } from '../translate/filters';
 import { NetworkEndpointView, toNetworkJSON } from '../translate/response/networks';
 import { ApiVersion, supports } from '../translate/version/features';
-
-function labelMatch(labels: Record<string, string>, want: string): boolean {
-  const i = want.indexOf('=');
-  return i < 0 ? want in labels : labels[want.slice(0, i)] === want.slice(i + 1);
-}
+import type { CreateNetworkRequest, EndpointConfig, NetworkRecord } from '../types/network';
 
 export function networkRoutes(networks: NetworkService, networking: ContainerNetworking, containers: ContainerService): Route[] {
   const views = (n: NetworkRecord): NetworkEndpointView[] =>
@@ -30,22 +26,8 @@ export function networkRoutes(networks: NetworkService, networking: ContainerNet
       path: '/networks',
       handler: (req, res) => {
         const f = queryFilters(req);
-        const allowed = supports(req.apiVersion, 'NetworkFilterDriverLabel') ? ['id', 'name', 'type', 'driver', 'label'] : ['id', 'name', 'type'];
-        for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
-        let list = networks.list();
-        const ids = f.get('id');
-        if (ids?.length) list = list.filter((n) => ids.some((i) => n.Id.includes(i)));
-        const names = f.get('name');
-        if (names?.length) list = list.filter((n) => names.some((i) => n.Name.includes(i)));
-        const types = f.get('type');
-        if (types?.length) {
-          for (const t of types) if (t !== 'custom' && t !== 'builtin') throw invalidParameter(`Invalid filter: 'type'='${t}'`);
-          list = list.filter((n) => types.includes(n.Predefined ? 'builtin' : 'custom'));
-        }
-        const drivers = f.get('driver');
-        if (drivers?.length) list = list.filter((n) => drivers.includes(n.Driver));
-        const labels = f.get('label');
-        if (labels?.length) list = list.filter((n) => labels.every((l) => labelMatch(n.Labels, l)));
+        checkFilterKeys(f, networkFilterKeys(req.apiVersion));
+        const list = filterNetworks(networks.list(), f);
         writeJSON(res, 200, list.map((n) => show(n, req.apiVersion, false)));
       },
     },

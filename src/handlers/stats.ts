@@ -7,7 +7,7 @@ import type { ContainerService } from '../services/containers';
 import { readStats } from '../services/stats';
 import { toStatsJSON, StatsReading } from '../translate/response/stats';
 import { supports } from '../translate/version/features';
-import type { HostConfig } from '../translate/spec/types';
+import type { HostConfig } from '../types/config';
 
 export function statsRoutes(ctr: Containerd, containers: ContainerService): Route[] {
   return [

@@ -4,10 +4,9 @@ import { param, queryBool, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { invalidParameter } from '../errors';
 import type { VolumeService } from '../services/volumes';
+import { checkFilterKeys, filterVolumes, volumeFilterKeys } from '../translate/filters';
 import { toVolumeJSON } from '../translate/response/volumes';
 import { supports } from '../translate/version/features';
-
-const BOOL = ['true', 'false', '1', '0'];
 
 export function volumeRoutes(volumes: VolumeService): Route[] {
   return [
@@ -16,27 +15,8 @@ export function volumeRoutes(volumes: VolumeService): Route[] {
       path: '/volumes',
       handler: (req, res) => {
         const f = queryFilters(req);
-        const allowed = supports(req.apiVersion, 'VolumeLabelsScope') ? ['dangling', 'name', 'driver', 'label'] : ['dangling'];
-        for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
-        let list = volumes.list();
-        const dangling = f.get('dangling');
-        if (dangling?.length) {
-          const d = dangling[0].toLowerCase();
-          if (!BOOL.includes(d)) throw invalidParameter(`Invalid filter 'dangling=${dangling[0]}'`);
-          const want = d === 'true' || d === '1';
-          list = list.filter((v) => (volumes.usersOf(v.Name).length === 0) === want);
-        }
-        const names = f.get('name');
-        if (names?.length) list = list.filter((v) => names.some((n) => v.Name.includes(n)));
-        const drivers = f.get('driver');
-        if (drivers?.length) list = list.filter((v) => drivers.some((d) => v.Driver.includes(d)));
-        const labels = f.get('label');
-        if (labels?.length)
-          list = list.filter((v) => labels.every((l) => {
-            const i = l.indexOf('=');
-            const lab = v.Labels ?? {};
-            return i < 0 ? l in lab : lab[l.slice(0, i)] === l.slice(i + 1);
-          }));
+        checkFilterKeys(f, volumeFilterKeys(req.apiVersion));
+        const list = filterVolumes(volumes.list(), f, (name) => volumes.usersOf(name).length > 0);
         writeJSON(res, 200, { Volumes: list.map((v) => toVolumeJSON(v, req.apiVersion)), Warnings: null });
       },
     },

@@ -1,32 +1,8 @@
-// The engine's stream framing (8-byte header: stream type, 3 zero bytes, big-endian payload length) and
-// detach-key handling for attach and exec.
+// The engine's multiplexed streams for attach, exec and logs: the frame encoder (translate/stream, pure, also
+// used by the log readers) re-exported, the incremental frame decoder, and detach-key handling.
 import { invalidParameter } from '../errors';
 
-export const STDIN = 0;
-export const STDOUT = 1;
-export const STDERR = 2;
-
-/** The frame type of an output stream. */
-export const streamType = (name: 'stdout' | 'stderr'): number => (name === 'stdout' ? STDOUT : STDERR);
-
-/** Writes the 8-byte header of a frame of `length` payload bytes at `at` (byte by byte: it runs once per log line). */
-export function writeFrameHeader(out: Buffer, at: number, stream: number, length: number): void {
-  out[at] = stream;
-  out[at + 1] = 0;
-  out[at + 2] = 0;
-  out[at + 3] = 0;
-  out[at + 4] = length >>> 24;
-  out[at + 5] = (length >>> 16) & 255;
-  out[at + 6] = (length >>> 8) & 255;
-  out[at + 7] = length & 255;
-}
-
-export function frame(stream: number, payload: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(8 + payload.length);
-  writeFrameHeader(out, 0, stream, payload.length);
-  payload.copy(out, 8);
-  return out;
-}
+export { frame, streamType, writeFrameHeader } from '../translate/stream';
 
 /** Incremental decoder: feed bytes, get complete frames. */
 export class FrameDecoder {

@@ -5,34 +5,13 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { invalidParameter, systemError } from '../errors';
 import type { Logger } from '../log';
-import { addNetworkList, delNetworkList, CniResult, CNI_VERSION, NetConfList } from './cni';
+import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { rangeBounds } from './ipam';
+import type { CniResult, Endpoint, PortBinding } from '../types/network';
 
 const execFileP = promisify(execFile);
-
-export interface PortBinding {
-  HostIp: string;
-  HostPort: string;
-}
-
-export interface Endpoint {
-  /** network name and id */
-  network: string;
-  networkId?: string;
-  endpointId?: string;
-  /** the interface in the container (eth0, eth1, ...) */
-  ifname?: string;
-  ip: string;
-  prefixLen: number;
-  gateway: string;
-  mac: string;
-  /** "80/tcp" → bindings as published */
-  ports: Record<string, PortBinding[] | null>;
-  mappings: { hostPort: number; containerPort: number; protocol: string; hostIP: string }[];
-  result?: CniResult;
-}
 
 export interface PortRequest {
   exposed: string[]; // "80/tcp"

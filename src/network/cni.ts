@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { systemError } from '../errors';
+import type { CniResult } from '../types/network';
 
 export const CNI_VERSION = '1.0.0';
 
@@ -20,14 +21,6 @@ export interface NetConfList {
   cniVersion: string;
   name: string;
   plugins: PluginConf[];
-}
-
-export interface CniResult {
-  cniVersion: string;
-  interfaces?: { name: string; mac?: string; sandbox?: string }[];
-  ips?: { address: string; gateway?: string; interface?: number }[];
-  routes?: unknown[];
-  dns?: unknown;
 }
 
 export interface CniArgs {

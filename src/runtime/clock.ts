@@ -1,5 +1,5 @@
 // Wall-clock time with nanosecond resolution (Date.now() has only milliseconds).
-import type { Timestamp } from '../translate/time';
+import type { Timestamp } from '../types/time';
 
 const HR0 = process.hrtime();
 const EPOCH0_MS = Date.now();

@@ -7,17 +7,11 @@ import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { nowRfc3339Nano } from './clock';
 import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
-import { compressFile, JsonFileOptions, LogSource, NO_ROTATION, openLogFiles, readableRotated, rotatedName } from './logfiles';
+import { compressFile, LogSource, NO_ROTATION, openLogFiles, readableRotated, rotatedName } from './logfiles';
+import type { IOPaths, JsonFileOptions } from '../types/io';
 
 export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;
-
-export interface IOPaths {
-  stdin: string; // '' when the container has no stdin
-  stdout: string;
-  stderr: string; // '' for a TTY
-  terminal: boolean;
-}
 
 export function fifoPaths(dir: string, id: string, opts: { tty: boolean; stdin: boolean }): IOPaths {
   return {

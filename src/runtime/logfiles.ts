@@ -7,15 +7,7 @@
 // on the main thread, where it rotates, so no rotation can fall between two of the opens.
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-
-/** What json-file does with its options (parsed by translate/request/log-options). */
-export interface JsonFileOptions {
-  /** Bytes; -1 = no rotation. */
-  maxSize: number;
-  /** Files kept: the current one plus maxFiles-1 rotated ones (1 = the previous file is overwritten, never read). */
-  maxFiles: number;
-  compress: boolean;
-}
+import type { JsonFileOptions } from '../types/io';
 
 export const NO_ROTATION: JsonFileOptions = { maxSize: -1, maxFiles: 1, compress: false };
 

@@ -4,12 +4,13 @@
 import type { Containerd } from '../containerd/client';
 import { readBlob, withLease } from '../containerd/content';
 import { conflict } from '../errors';
-import type { EventPublisher } from '../events/types';
 import { familiarName, fullName, parseReference, withDefaultTag } from '../images/reference';
 import { applyChanges, ImageRunConfig } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
-import { ImageService, LayerDesc, OCIImageConfig, SNAPSHOTTER } from './images';
+import { ImageService, LayerDesc, SNAPSHOTTER } from './images';
+import type { EventPublisher } from '../types/event';
+import type { OCIImageConfig } from '../types/image';
 
 const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 

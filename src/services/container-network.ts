@@ -7,11 +7,13 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { BerthError, conflict, invalidParameter, notFound } from '../errors';
 import type { Logger } from '../log';
-import { Endpoint, setupLoopback } from '../network/bridge';
+import { setupLoopback } from '../network/bridge';
 import { contains, parseCidr } from '../network/ipam';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
-import type { ContainerRecord, ContainerStore, EndpointConfig } from '../store/containers';
-import type { NetworkRecord, NetworkService } from './networks';
+import type { ContainerStore } from '../store/containers';
+import type { NetworkService } from './networks';
+import type { Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
+import type { ContainerRecord } from '../types/container';
 
 export const HOSTS_BASE = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'ff00::0\tip6-mcastprefix', 'ff02::1\tip6-allnodes', 'ff02::2\tip6-allrouters'];
 

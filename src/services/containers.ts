@@ -14,25 +14,29 @@ import { OCI_RESOURCES_URL, OCI_SPEC_URL, packJSON, unpackJSON } from '../contai
 import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
 import { withLease } from '../containerd/content';
 import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
-import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
 import { LogSource, openLogFiles, readableRotated } from '../runtime/logfiles';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
 import { now } from '../runtime/clock';
-import { ContainerRecord, ContainerStore, MountPoint, newState } from '../store/containers';
+import { ContainerStore, newState } from '../store/containers';
 import type { VolumeService } from './volumes';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import { ContainerNetworking, ownsNetns } from './container-network';
 import { parseBind } from '../translate/request/create';
-import { generateSpec, OciMount, OciSpec, HostConfig } from '../translate/spec';
+import { generateSpec } from '../translate/spec';
+import { ContainerListQuery, filterContainers, matchAncestors } from '../translate/filters';
+import type { HostConfig, OciMount, OciSpec } from '../types/config';
 import { CreateRequest, mergeImageConfig, validateName } from '../translate/request/create';
 import { fromProtoTime, rfc3339Nano } from '../translate/time';
-import type { ImageService, ResolvedImage } from './images';
+import type { ImageService } from './images';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, MountLike, readLayered, resolveUser } from './rootfs';
 import { contentSize } from '../fs/usage';
 import { parseSignal } from './signals';
+import type { EventPublisher } from '../types/event';
+import type { ContainerRecord, MountPoint } from '../types/container';
+import type { ResolvedImage } from '../types/image';
 
 const execFileP = promisify(execFile);
 
@@ -120,6 +124,18 @@ export class ContainerService {
 
   list(): ContainerRecord[] {
     return this.d.store.all();
+  }
+
+  /** GET /containers/json: the references a query names are looked up here, the filtering is translate's. */
+  async listFiltered(q: ContainerListQuery): Promise<ContainerRecord[]> {
+    const since = q.since ? this.find(q.since) : undefined;
+    const before = q.before ? this.find(q.before) : undefined;
+    const list = filterContainers(this.list(), q, { since, before });
+    const ancestors = q.filters.get('ancestor');
+    if (!ancestors?.length) return list;
+    const ids = new Set<string>();
+    for (const a of ancestors) ids.add((await this.d.images.resolve(a).catch(() => undefined))?.id ?? a);
+    return matchAncestors(list, ancestors, ids);
   }
 
   private liveOf(id: string): Live {

@@ -7,36 +7,17 @@ import type { Containerd } from '../containerd/client';
 import { OCI_PROCESS_URL, packJSON, unpackJSON } from '../containerd/any';
 import { ignoreNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound, systemError } from '../errors';
-import type { EventPublisher } from '../events/types';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
-import type { ContainerRecord } from '../store/containers';
-import type { OciSpec } from '../translate/spec/types';
 import { ALL_CAPS } from '../translate/spec';
 import type { ContainerService } from './containers';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, readLayered, resolveUser } from './rootfs';
+import type { EventPublisher } from '../types/event';
+import type { ContainerRecord } from '../types/container';
+import type { OciSpec } from '../types/config';
+import type { ExecConfig, ExecState } from '../types/exec';
 
-export interface ExecConfig {
-  Cmd: string[];
-  Env?: string[] | null;
-  User?: string;
-  WorkingDir?: string;
-  Privileged?: boolean;
-  Tty?: boolean;
-  AttachStdin?: boolean;
-  AttachStdout?: boolean;
-  AttachStderr?: boolean;
-  DetachKeys?: string;
-}
-
-export interface ExecRecord {
-  id: string;
-  containerId: string;
-  config: ExecConfig;
-  running: boolean;
-  exitCode: number | null;
-  pid: number;
-  started: boolean;
+export interface ExecRecord extends ExecState {
   io?: ContainerIO;
   done?: Promise<number>;
 }

@@ -10,17 +10,18 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
-import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
-import type { ContainerRecord } from '../store/containers';
 import { naiveChanges } from '../fs/changes';
 import { extractTar } from '../fs/extract';
 import { bindMount, findOverlayByUpper, mountReadOnly, mountSnapshot, unmount, unmountAllUnder } from '../fs/mounts';
 import { packTree } from '../fs/pack';
 import { baseName, containerAbs, FsProbe, mountOf, preserveTrailing, resolveForArchive, resolveInScope, Scope, ScopeMount } from '../fs/resolve';
-import { Change, ContainerPathStat, toPathStat } from '../translate/response/archive';
+import { ContainerPathStat, toPathStat } from '../translate/response/archive';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, MountLike } from './rootfs';
+import type { EventPublisher } from '../types/event';
+import type { ContainerRecord } from '../types/container';
+import type { Change } from '../types/archive';
 
 export interface FilesystemServiceDeps {
   ctr: Containerd;

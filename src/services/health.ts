@@ -5,21 +5,9 @@
 // container lifecycle events.
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../log';
-import type { ContainerRecord, ContainerStore } from '../store/containers';
-import type { HealthConfig } from '../translate/spec/types';
-
-export interface HealthResult {
-  Start: string;
-  End: string;
-  ExitCode: number;
-  Output: string;
-}
-
-export interface HealthState {
-  Status: 'starting' | 'healthy' | 'unhealthy';
-  FailingStreak: number;
-  Log: HealthResult[];
-}
+import type { ContainerStore } from '../store/containers';
+import type { ContainerRecord, HealthResult, HealthState } from '../types/container';
+import type { HealthConfig } from '../types/config';
 
 export interface Probe {
   cmd: string[];
@@ -62,12 +50,6 @@ export function applyResult(h: HealthState, r: HealthResult, retries: number, in
   if (inStartPeriod && h.Status !== 'healthy') return { ...h, Log };
   const FailingStreak = h.FailingStreak + 1;
   return { Status: FailingStreak >= retries ? 'unhealthy' : h.Status, FailingStreak, Log };
-}
-
-/** The list's status suffix. */
-export function healthSuffix(h: HealthState | undefined): string {
-  if (!h) return '';
-  return h.Status === 'starting' ? ' (health: starting)' : ` (${h.Status})`;
 }
 
 export interface HealthDeps {

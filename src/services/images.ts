@@ -13,12 +13,13 @@ import type { Containerd } from '../containerd/client';
 import { readBlob, sha256Digest, withLease, writeBlob } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
-import type { EventPublisher } from '../events/types';
 import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
 import { contentSize } from '../fs/usage';
 import { layerDirs, MountLike } from './rootfs';
 import { danglingName, familiarName, familiarRepo, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../images/reference';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
+import type { EventPublisher } from '../types/event';
+import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
 
 export const SNAPSHOTTER = 'overlayfs';
 const MT_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -36,36 +37,6 @@ function layerSize(labels: Record<string, string> | null | undefined, fallback: 
 /** The image a commit started from (the engine's Parent; pulled and loaded images have none). */
 const LABEL_PARENT = 'berth.parent';
 
-export interface OCIImageConfig {
-  architecture?: string;
-  os?: string;
-  created?: string;
-  author?: string;
-  comment?: string;
-  container?: string;
-  container_config?: Record<string, unknown>;
-  docker_version?: string;
-  config?: Record<string, any>;
-  rootfs: { type: string; diff_ids: string[] };
-  history?: { created?: string; created_by?: string; comment?: string; empty_layer?: boolean; author?: string }[];
-}
-
-export interface ResolvedImage {
-  id: string;
-  /** containerd names pointing at this image (full form). */
-  names: string[];
-  repoTags: string[];
-  repoDigests: string[];
-  config: OCIImageConfig;
-  chainId: string;
-  diffIds: string[];
-  size: number;
-  created: string;
-  manifestDigest: string;
-  /** The image this one was committed from, '' if none. */
-  parent: string;
-}
-
 export interface LayerDesc {
   mediaType: string;
   digest: string;
@@ -74,11 +45,6 @@ export interface LayerDesc {
 
 export interface LoadProgress {
   (msg: Record<string, unknown>): void;
-}
-
-export interface DeleteResult {
-  Untagged?: string;
-  Deleted?: string;
 }
 
 export function chainIds(diffIds: string[]): string[] {

@@ -3,10 +3,11 @@
 // that falls more than QUEUE_LIMIT behind is switched back to reading the file from where it stopped, so the
 // capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
 // rotations of the files underneath are no concern here.
-import { frame, streamType, writeFrameHeader } from '../http/stream';
+import { frame, streamType, writeFrameHeader } from '../translate/stream';
 import type { LogAppendListener } from '../runtime/io';
 import { asLogged, StreamName } from '../runtime/jsonlog';
-import { detailsPrefix, fixedNano, LogFollow, LogReadOptions, LogStreamFormat, timeNs } from './logs';
+import { detailsPrefix, fixedNano, LogStreamFormat } from './logs';
+import { LogFollow, LogReadOptions, timeNs } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
 
 const QUEUE_LIMIT = 64 << 20;

@@ -3,7 +3,8 @@
 // Messages from the main thread: open (a LogSource: files the main thread opened, and closes at the run's end), ack (a chunk was written out), stop (the container stopped: read what is
 // left, then end), abort (the client went away). To the main thread: data (a transferred buffer), end, error.
 import { parentPort } from 'node:worker_threads';
-import { LogReadOptions, LogStreamFormat, streamLogs } from './logs';
+import { LogStreamFormat, streamLogs } from './logs';
+import type { LogReadOptions } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
 
 export type ToWorker =

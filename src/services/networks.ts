@@ -7,51 +7,16 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BerthError, conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
-import type { EventPublisher } from '../events/types';
 import type { Logger } from '../log';
 import { BridgeNetwork } from '../network/bridge';
 import { contains, defaultGateway, overlaps, parseCidr, pickSubnet } from '../network/ipam';
 import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
+import type { EventPublisher } from '../types/event';
+import type { CreateNetworkRequest, IPAMEntry, NetworkRecord } from '../types/network';
 
 const execFileP = promisify(execFile);
-
-export interface IPAMEntry {
-  Subnet?: string;
-  IPRange?: string;
-  Gateway?: string;
-  AuxiliaryAddresses?: Record<string, string>;
-}
-
-export interface NetworkRecord {
-  Name: string;
-  Id: string;
-  Created: string;
-  Scope: 'local';
-  Driver: string;
-  EnableIPv6: boolean;
-  Internal: boolean;
-  IPAM: { Driver: string; Options: Record<string, string> | null; Config: IPAMEntry[] };
-  Options: Record<string, string>;
-  Labels: Record<string, string>;
-  /** The Linux bridge of a bridge-driver network. */
-  BridgeName?: string;
-  Predefined?: boolean;
-  /** The subnet was given at create (fixed container addresses are allowed only then). */
-  ConfiguredSubnet?: boolean;
-}
-
-export interface CreateNetworkRequest {
-  Name?: string;
-  CheckDuplicate?: boolean;
-  Driver?: string;
-  IPAM?: { Driver?: string; Config?: (IPAMEntry & { AuxAddress?: Record<string, string> })[] | null; Options?: Record<string, string> | null } | null;
-  Internal?: boolean;
-  EnableIPv6?: boolean;
-  Options?: Record<string, string> | null;
-  Labels?: Record<string, string> | null;
-}
 
 export interface NetworkServiceOptions {
   dataRoot: string;

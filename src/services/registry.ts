@@ -5,10 +5,11 @@ import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream, sha256Digest, withLease, writeBlob } from '../containerd/content';
 import { invalidParameter } from '../errors';
-import type { EventPublisher } from '../events/types';
 import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../images/reference';
 import { Credentials, Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
-import { chainIds, ImageService, LayerDesc, OCIImageConfig, progressBar, ResolvedImage, shortId } from './images';
+import { chainIds, ImageService, LayerDesc, progressBar, shortId } from './images';
+import type { EventPublisher } from '../types/event';
+import type { OCIImageConfig, ResolvedImage } from '../types/image';
 
 export type Progress = (msg: Record<string, unknown>) => void;
 

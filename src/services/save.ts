@@ -8,9 +8,10 @@ import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream } from '../containerd/content';
-import type { EventPublisher } from '../events/types';
 import { familiarName, familiarRepo, isFullId, parseReference, withDefaultTag } from '../images/reference';
-import { ImageService, ResolvedImage } from './images';
+import { ImageService } from './images';
+import type { EventPublisher } from '../types/event';
+import type { ResolvedImage } from '../types/image';
 
 interface Wanted {
   img: ResolvedImage;

@@ -10,15 +10,9 @@ import type { Config } from '../config';
 import { BERTH_VERSION, GIT_COMMIT } from '../version';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
+import type { ContainerCounts, SystemInfo, VersionInfo } from '../types/system';
 
 const execFileP = promisify(execFile);
-
-export interface ContainerCounts {
-  total: number;
-  running: number;
-  paused: number;
-  stopped: number;
-}
 
 export interface SystemDeps {
   ctr: Containerd;
@@ -27,54 +21,6 @@ export interface SystemDeps {
   containerCounts?: () => Promise<ContainerCounts>;
   imageCount?: () => Promise<number>;
   eventListeners?: () => number;
-}
-
-export interface VersionInfo {
-  version: string;
-  gitCommit: string;
-  runtime: string; // node version
-  os: string;
-  arch: string;
-  kernelVersion: string;
-  buildTime: string;
-  containerd: { version: string; revision: string };
-  runc: { version: string; commit: string };
-}
-
-export interface SystemInfo {
-  id: string;
-  name: string;
-  counts: ContainerCounts;
-  images: number;
-  ncpu: number;
-  memTotal: number;
-  kernelVersion: string;
-  operatingSystem: string;
-  osVersion: string;
-  architecture: string;
-  dataRoot: string;
-  nfd: number;
-  nHandles: number;
-  nEventsListener: number;
-  systemTime: string;
-  cgroupVersion: '1' | '2';
-  memoryLimit: boolean;
-  swapLimit: boolean;
-  kernelMemory: boolean;
-  cpuCfs: boolean;
-  cpuShares: boolean;
-  cpuSet: boolean;
-  pidsLimit: boolean;
-  oomKillDisable: boolean;
-  ipv4Forwarding: boolean;
-  bridgeNfIptables: boolean;
-  bridgeNfIp6tables: boolean;
-  backingFs: string;
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-  debug: boolean;
-  version: VersionInfo;
 }
 
 function readFirst(p: string): string | undefined {

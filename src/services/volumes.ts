@@ -6,22 +6,12 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { conflict, invalidParameter, notFound, systemError } from '../errors';
-import type { EventPublisher } from '../events/types';
 import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
+import type { EventPublisher } from '../types/event';
+import type { Volume } from '../types/volume';
 
 const execFileP = promisify(execFile);
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
-
-export interface Volume {
-  Name: string;
-  Driver: string;
-  Mountpoint: string;
-  Labels: Record<string, string> | null;
-  Options: Record<string, string> | null;
-  CreatedAt: string;
-  /** created for one container (Config.Volumes / image VOLUME), removed with `rm -v` */
-  Anonymous?: boolean;
-}
 
 export class VolumeService {
   private readonly root: string;

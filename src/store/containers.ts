@@ -5,78 +5,11 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conflict, invalidParameter, notFound } from '../errors';
-import type { ContainerConfig, HostConfig } from '../translate/spec/types';
-import type { NetworkingConfig } from '../translate/request/create';
-import type { IOPaths } from '../runtime/io';
-import type { Endpoint } from '../network/bridge';
 import { readJSONFileSync, writeFileAtomic } from './atomic';
-import type { HealthState } from '../services/health';
-
-export type ContainerStatus = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
-
-export interface ContainerState {
-  Status: ContainerStatus;
-  Running: boolean;
-  Paused: boolean;
-  Restarting: boolean;
-  OOMKilled: boolean;
-  Dead: boolean;
-  Pid: number;
-  ExitCode: number;
-  Error: string;
-  StartedAt: string;
-  FinishedAt: string;
-  /** Healthcheck state (API 1.24) while the container has a probe. */
-  Health?: HealthState;
-}
-
-export interface MountPoint {
-  Type: 'bind' | 'volume';
-  Name?: string;
-  Source: string;
-  Destination: string;
-  Driver?: string;
-  Mode: string;
-  RW: boolean;
-  Propagation: string;
-  Anonymous?: boolean;
-}
-
-export interface ContainerRecord {
-  Id: string;
-  Name: string; // with the leading slash
-  Created: string;
-  Path: string;
-  Args: string[];
-  Config: ContainerConfig;
-  HostConfig: HostConfig;
-  NetworkingConfig: NetworkingConfig;
-  Image: string; // image id
-  ImageName: string; // as given at create
-  State: ContainerState;
-  RestartCount: number;
-  LogPath: string;
-  ResolvConfPath: string;
-  HostnamePath: string;
-  HostsPath: string;
-  Driver: string;
-  HasBeenManuallyStopped: boolean;
-  MountPoints?: MountPoint[];
-  /** The networks the container is configured on, by network name (NetworkSettings.Networks). */
-  Networks?: Record<string, EndpointConfig>;
-  /** Live endpoints while it runs, by network name. */
-  Endpoints?: Record<string, Endpoint>;
-  IO?: IOPaths;
-  /** Link environment added to the process spec at the last start. */
-  LinkEnv?: string[];
-}
-
-export interface EndpointConfig {
-  NetworkID: string;
-  Aliases: string[] | null;
-  IPAMConfig: { IPv4Address?: string; IPv6Address?: string } | null;
-  Links: string[] | null;
-}
+import type { ContainerConfig, HostConfig } from '../types/config';
+import type { Endpoint, NetworkingConfig } from '../types/network';
+import type { IOPaths } from '../types/io';
+import type { ContainerRecord, ContainerState, HealthState } from '../types/container';
 
 export const ZERO = '0001-01-01T00:00:00Z';
 

@@ -1,9 +1,5 @@
 // Time formats as Go writes them (RFC 3339 with nanoseconds, trailing zeros trimmed) — pure.
-
-export interface Timestamp {
-  seconds: number;
-  nanos: number;
-}
+import type { Timestamp } from '../types/time';
 
 /** Go's zero time (0001-01-01T00:00:00Z), used by containerd and the engine for "not set". */
 export const GO_ZERO_SECONDS = -62135596800;

@@ -3,9 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { contentSize } from '../../src/fs/usage';
-import { newState, ContainerRecord } from '../../src/store/containers';
+import { newState } from '../../src/store/containers';
 import { toContainerInspect, toContainerSummary } from '../../src/translate/response/containers';
 import { jsonDiff, normalise } from '../helpers/golden';
+import type { ContainerRecord } from '../../src/types/container';
 
 const ID = 'a'.repeat(64);
 

@@ -1,4 +1,5 @@
-import { applyResult, healthSuffix, initialHealth, probeOf } from '../../src/services/health';
+import { applyResult, initialHealth, probeOf } from '../../src/services/health';
+import { healthSuffix } from '../../src/translate/response/containers';
 
 const r = (code: number) => ({ Start: 's', End: 'e', ExitCode: code, Output: '' });
 

@@ -2,7 +2,7 @@ import { resolveUser, layerDirs, readLayered } from '../../src/services/rootfs';
 import { parseSignal } from '../../src/services/signals';
 import { frame, FrameDecoder, parseDetachKeys, DetachWatcher } from '../../src/http/stream';
 import { humanDuration, statusText } from '../../src/translate/response/containers';
-import { compileEventFilter, parseEventTime } from '../../src/events/filter';
+import { compileEventFilter, parseEventTime } from '../../src/translate/filters';
 import { toEventJSON } from '../../src/translate/response/events';
 import { EventBus } from '../../src/events/bus';
 import * as fs from 'node:fs';

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { JsonFileLog } from '../../src/runtime/io';
-import { readLogs, streamLogs, LogEntry, LogReadOptions } from '../../src/services/logs';
+import { streamLogs } from '../../src/services/logs';
+import { readLogs, LogEntry, LogReadOptions } from '../../src/runtime/logread';
 import { LogSource, openLogFiles } from '../../src/runtime/logfiles';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions, parseSize, renderTag, validateLogOptions } from '../../src/translate/request/log-options';
 

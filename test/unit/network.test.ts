@@ -1,6 +1,6 @@
 import { defaultGateway, overlaps, parseCidr, pickSubnet, rangeBounds, contains } from '../../src/network/ipam';
 import { linkEnv, modeNetwork, ownsNetns, parseLink } from '../../src/services/container-network';
-import type { ContainerRecord } from '../../src/store/containers';
+import type { ContainerRecord } from '../../src/types/container';
 
 describe('ipam', () => {
   test('CIDR parsing normalises the base and rejects junk', () => {

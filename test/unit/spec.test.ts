@@ -1,5 +1,5 @@
 import { generateSpec, SpecInput, effectiveCaps, DEFAULT_CAPS, ALL_CAPS, normalizeCap } from '../../src/translate/spec';
-import type { HostConfig, ContainerConfig } from '../../src/translate/spec/types';
+import type { ContainerConfig, HostConfig } from '../../src/types/config';
 
 const ID = 'a'.repeat(64);
 function input(hc: HostConfig = {}, c: ContainerConfig = {}, extra: Partial<SpecInput> = {}): SpecInput {

@@ -1,13 +1,10 @@
 // Create-request bodies normalised per API version and validated with the engine's messages — pure.
 import { invalidParameter } from '../../errors';
 import { ApiVersion, supports } from '../version/features';
-import type { ContainerConfig, HostConfig, HealthConfig } from '../spec/types';
 import { ALL_CAPS, normalizeCap } from '../spec';
 import { validateLogOptions } from './log-options';
-
-export interface NetworkingConfig {
-  EndpointsConfig?: Record<string, { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } | null; Links?: string[] | null; Aliases?: string[] | null }>;
-}
+import type { ContainerConfig, HealthConfig, HostConfig } from '../../types/config';
+import type { NetworkingConfig } from '../../types/network';
 
 export interface CreateRequest {
   config: ContainerConfig;

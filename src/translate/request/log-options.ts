@@ -2,7 +2,7 @@
 // The engine checks option *names* at create (400) and option *values* when the logging driver starts, at container
 // start (500 "failed to initialize logging driver: ...", the container left created with ExitCode 128).
 import { invalidParameter } from '../../errors';
-import type { JsonFileOptions } from '../../runtime/logfiles';
+import type { JsonFileOptions } from '../../types/io';
 
 
 const JSON_FILE_OPTS = new Set(['max-file', 'max-size', 'compress', 'labels', 'labels-regex', 'env', 'env-regex', 'tag']);

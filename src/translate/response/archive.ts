@@ -79,9 +79,3 @@ export function toPathStat(s: PathStatInput): ContainerPathStat {
 export function pathStatHeader(stat: ContainerPathStat): string {
   return Buffer.from(JSON.stringify(stat)).toString('base64');
 }
-
-export interface Change {
-  Path: string;
-  /** 0 modified, 1 added, 2 deleted. */
-  Kind: 0 | 1 | 2;
-}

@@ -1,8 +1,7 @@
 // Container inspect and list bodies per API version — pure (gather, then shape).
-import type { ContainerRecord } from '../../store/containers';
-import type { PortBinding } from '../../network/bridge';
-import { healthSuffix } from '../../services/health';
 import { ApiVersion, compareVersions, supports } from '../version/features';
+import type { ContainerRecord, HealthState } from '../../types/container';
+import type { PortBinding } from '../../types/network';
 
 /** go-units HumanDuration. */
 export function humanDuration(ms: number): string {
@@ -25,6 +24,12 @@ export function humanDuration(ms: number): string {
 const parseMs = (t: string): number => Date.parse(t);
 /** Go's zero time: StartedAt of a container that never started. */
 const NEVER = '0001-01-01T00:00:00Z';
+
+/** The list's status suffix of a container with a healthcheck. */
+export function healthSuffix(h: HealthState | undefined): string {
+  if (!h) return '';
+  return h.Status === 'starting' ? ' (health: starting)' : ` (${h.Status})`;
+}
 
 export function statusText(rec: ContainerRecord, nowMs: number): string {
   const st = rec.State;

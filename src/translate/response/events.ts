@@ -1,5 +1,5 @@
 // Event objects as the engine writes them — pure.
-import type { EngineEvent } from '../../events/types';
+import type { EngineEvent } from '../../types/event';
 
 export function toEventJSON(e: EngineEvent): Record<string, unknown> {
   const out: Record<string, unknown> = {};

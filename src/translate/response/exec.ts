@@ -1,7 +1,7 @@
 // Exec inspect per API version — pure.
-import type { ExecRecord } from '../../services/exec';
+import type { ExecState } from '../../types/exec';
 
-export function toExecInspect(e: ExecRecord, container?: Record<string, unknown>): Record<string, unknown> {
+export function toExecInspect(e: ExecState, container?: Record<string, unknown>): Record<string, unknown> {
   const [entrypoint, ...args] = e.config.Cmd;
   const out: Record<string, unknown> = {
     ID: e.id,

@@ -1,6 +1,6 @@
 // Image list, inspect and history bodies per API version — pure.
-import type { ResolvedImage } from '../../services/images';
 import { ApiVersion, supports } from '../version/features';
+import type { ResolvedImage } from '../../types/image';
 
 const toUnix = (rfc: string): number => Math.floor(Date.parse(rfc) / 1000) || 0;
 

@@ -1,7 +1,7 @@
 // Network objects as the engine shows them per version (the spec's Network shape): EnableIPv6, Internal and
 // Labels from 1.24; Containers with Name only in inspect.
-import type { NetworkRecord } from '../../services/networks';
 import { ApiVersion, supports } from '../version/features';
+import type { NetworkRecord } from '../../types/network';
 
 export interface NetworkEndpointView {
   id: string;

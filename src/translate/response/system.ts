@@ -1,6 +1,6 @@
 // /version and /info bodies, per API version — pure.
-import type { SystemInfo, VersionInfo } from '../../services/system';
 import { ApiVersion, MAX_API_VERSION, supports } from '../version/features';
+import type { SystemInfo, VersionInfo } from '../../types/system';
 
 export function toVersionJSON(v: VersionInfo): Record<string, unknown> {
   return {

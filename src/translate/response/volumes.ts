@@ -1,6 +1,6 @@
 // Volume bodies per API version — pure.
-import type { Volume } from '../../services/volumes';
 import { ApiVersion, supports } from '../version/features';
+import type { Volume } from '../../types/volume';
 
 export function toVolumeJSON(v: Volume, ver: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = { Name: v.Name, Driver: v.Driver, Mountpoint: v.Mountpoint };

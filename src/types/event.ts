@@ -1,4 +1,6 @@
 // The engine's event, version-agnostic. Legacy members (status/id/from) are added per version when written.
+
+// The engine's event, version-agnostic. Legacy members (status/id/from) are added per version when written.
 export type EventType = 'container' | 'image' | 'volume' | 'network' | 'daemon';
 
 export interface EngineEvent {

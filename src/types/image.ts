@@ -1,0 +1,36 @@
+// A local image as berth resolves it — types only.
+
+export interface OCIImageConfig {
+  architecture?: string;
+  os?: string;
+  created?: string;
+  author?: string;
+  comment?: string;
+  container?: string;
+  container_config?: Record<string, unknown>;
+  docker_version?: string;
+  config?: Record<string, any>;
+  rootfs: { type: string; diff_ids: string[] };
+  history?: { created?: string; created_by?: string; comment?: string; empty_layer?: boolean; author?: string }[];
+}
+
+export interface ResolvedImage {
+  id: string;
+  /** containerd names pointing at this image (full form). */
+  names: string[];
+  repoTags: string[];
+  repoDigests: string[];
+  config: OCIImageConfig;
+  chainId: string;
+  diffIds: string[];
+  size: number;
+  created: string;
+  manifestDigest: string;
+  /** The image this one was committed from, '' if none. */
+  parent: string;
+}
+
+export interface DeleteResult {
+  Untagged?: string;
+  Deleted?: string;
+}

@@ -1,0 +1,78 @@
+// Networks and a container's place on them — types only.
+
+export interface IPAMEntry {
+  Subnet?: string;
+  IPRange?: string;
+  Gateway?: string;
+  AuxiliaryAddresses?: Record<string, string>;
+}
+
+export interface NetworkRecord {
+  Name: string;
+  Id: string;
+  Created: string;
+  Scope: 'local';
+  Driver: string;
+  EnableIPv6: boolean;
+  Internal: boolean;
+  IPAM: { Driver: string; Options: Record<string, string> | null; Config: IPAMEntry[] };
+  Options: Record<string, string>;
+  Labels: Record<string, string>;
+  /** The Linux bridge of a bridge-driver network. */
+  BridgeName?: string;
+  Predefined?: boolean;
+  /** The subnet was given at create (fixed container addresses are allowed only then). */
+  ConfiguredSubnet?: boolean;
+}
+
+export interface CreateNetworkRequest {
+  Name?: string;
+  CheckDuplicate?: boolean;
+  Driver?: string;
+  IPAM?: { Driver?: string; Config?: (IPAMEntry & { AuxAddress?: Record<string, string> })[] | null; Options?: Record<string, string> | null } | null;
+  Internal?: boolean;
+  EnableIPv6?: boolean;
+  Options?: Record<string, string> | null;
+  Labels?: Record<string, string> | null;
+}
+
+export interface PortBinding {
+  HostIp: string;
+  HostPort: string;
+}
+
+export interface Endpoint {
+  /** network name and id */
+  network: string;
+  networkId?: string;
+  endpointId?: string;
+  /** the interface in the container (eth0, eth1, ...) */
+  ifname?: string;
+  ip: string;
+  prefixLen: number;
+  gateway: string;
+  mac: string;
+  /** "80/tcp" → bindings as published */
+  ports: Record<string, PortBinding[] | null>;
+  mappings: { hostPort: number; containerPort: number; protocol: string; hostIP: string }[];
+  result?: CniResult;
+}
+
+export interface EndpointConfig {
+  NetworkID: string;
+  Aliases: string[] | null;
+  IPAMConfig: { IPv4Address?: string; IPv6Address?: string } | null;
+  Links: string[] | null;
+}
+
+export interface NetworkingConfig {
+  EndpointsConfig?: Record<string, { IPAMConfig?: { IPv4Address?: string; IPv6Address?: string } | null; Links?: string[] | null; Aliases?: string[] | null }>;
+}
+
+export interface CniResult {
+  cniVersion: string;
+  interfaces?: { name: string; mac?: string; sandbox?: string }[];
+  ips?: { address: string; gateway?: string; interface?: number }[];
+  routes?: unknown[];
+  dns?: unknown;
+}

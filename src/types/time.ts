@@ -1,0 +1,6 @@
+// An instant with nanoseconds — types only.
+
+export interface Timestamp {
+  seconds: number;
+  nanos: number;
+}
