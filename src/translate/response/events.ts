@@ -1,4 +1,5 @@
 // Event objects as the engine writes them — pure.
+import type { ContainerRecord } from '../../types/container';
 import type { EngineEvent } from '../../types/event';
 
 export function toEventJSON(e: EngineEvent): Record<string, unknown> {
@@ -14,4 +15,9 @@ export function toEventJSON(e: EngineEvent): Record<string, unknown> {
   out.time = e.time;
   out.timeNano = e.timeNano;
   return out;
+}
+
+/** A container event's actor attributes: the container's labels, its image as given and its name. */
+export function containerAttributes(rec: ContainerRecord, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1), ...extra };
 }

@@ -1,0 +1,363 @@
+// What a container is made of: create (image-config merge, name, the init layer and rw snapshot under a lease,
+// mounts and anonymous volumes, the OCI spec), a HostConfig replaced at start (API < 1.24), live resource updates,
+// and the link environment refreshed at each start. Multi-step work registers undo steps, run in reverse on failure.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Containerd } from '../containerd/client';
+import { OCI_RESOURCES_URL, OCI_SPEC_URL, packJSON, unpackJSON } from '../containerd/any';
+import { ignoreNotFound } from '../containerd/errors';
+import { withLease } from '../containerd/content';
+import { conflict, invalidParameter, systemError } from '../errors';
+import { now } from '../runtime/clock';
+import { ContainerStore, newState } from '../store/containers';
+import { netnsPath } from '../network/sandbox';
+import { ownsNetns } from './container-network';
+import { CreateRequest, mergeImageConfig, parseBind, validateName } from '../translate/request/create';
+import { generateSpec } from '../translate/spec';
+import { rfc3339Nano } from '../translate/time';
+import type { HostConfig, OciMount, OciSpec } from '../types/config';
+import type { ContainerRecord, MountPoint } from '../types/container';
+import type { ResolvedImage } from '../types/image';
+import { SNAPSHOTTER } from './images';
+import { layerDirs, MountLike, readLayered, resolveUser } from './rootfs';
+import { contentSize } from '../fs/usage';
+import type { ContainerServiceDeps } from './containers';
+
+const execFileP = promisify(execFile);
+
+/** major:minor of the block devices the Blkio*Device lists name (a missing or non-block path: the engine's 400). */
+export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; minor: number }> {
+  const out: Record<string, { major: number; minor: number }> = {};
+  const lists = [hc.BlkioWeightDevice, hc.BlkioDeviceReadBps, hc.BlkioDeviceWriteBps, hc.BlkioDeviceReadIOps, hc.BlkioDeviceWriteIOps] as ({ Path: string }[] | null | undefined)[];
+  for (const l of lists)
+    for (const d of l ?? []) {
+      if (out[d.Path]) continue;
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(d.Path);
+      } catch {
+        throw invalidParameter(`no such file or directory: ${d.Path}`);
+      }
+      if (!st.isBlockDevice()) throw invalidParameter(`${d.Path} is not a block device`);
+      const rdev = BigInt(st.rdev);
+      out[d.Path] = { major: Number((rdev >> 8n) & 0xfffn), minor: Number((rdev & 0xffn) | ((rdev >> 12n) & 0xfff00n)) };
+    }
+  return out;
+}
+
+const SECCOMP_AVAILABLE = (() => {
+  try {
+    return /Seccomp:\s+\d/.test(fs.readFileSync('/proc/self/status', 'utf8'));
+  } catch {
+    return false;
+  }
+})();
+
+export class ContainerConfigurator {
+  private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
+
+  constructor(
+    private readonly d: ContainerServiceDeps,
+    private readonly publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void,
+  ) {}
+
+  private get ctr(): Containerd {
+    return this.d.ctr;
+  }
+
+  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
+    if (name) validateName(name);
+    const img = await this.d.images.resolve(req.config.Image ?? '');
+    const config = mergeImageConfig(req.config, img.config.config);
+    if ((!config.Cmd || config.Cmd.length === 0) && (!config.Entrypoint || config.Entrypoint.length === 0)) throw invalidParameter('No command specified');
+    const id = ContainerStore.newId();
+    const finalName = name ? (name.startsWith('/') ? name : `/${name}`) : `/${this.generateName()}`;
+    this.d.store.reserveName(finalName, id);
+    const undo: (() => Promise<unknown>)[] = [async () => this.d.store.releaseName(finalName, id)];
+    try {
+      const dir = this.d.store.dir(id);
+      await fs.promises.mkdir(dir, { recursive: true });
+      undo.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+      const hostname = config.Hostname || (req.hostConfig.NetworkMode === 'host' ? os.hostname() : id.slice(0, 12));
+      config.Hostname = hostname;
+      config.Image = req.config.Image;
+      const hc = { ...req.hostConfig };
+      if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = { Type: 'json-file', Config: hc.LogConfig?.Config ?? {} };
+      if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
+      // The engine's default swap limit, recorded at create: twice the memory limit.
+      if (hc.Memory && hc.Memory > 0 && !hc.MemorySwap) hc.MemorySwap = hc.Memory * 2;
+      if (hc.NetworkMode === 'default') hc.NetworkMode = 'default';
+      const argv = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
+      const rec: ContainerRecord = {
+        Id: id,
+        Name: finalName,
+        Created: rfc3339Nano(now()),
+        Path: argv[0],
+        Args: argv.slice(1),
+        Config: config,
+        HostConfig: hc,
+        NetworkingConfig: req.networkingConfig,
+        Image: img.id,
+        ImageName: req.config.Image ?? '',
+        State: newState(),
+        RestartCount: 0,
+        LogPath: hc.LogConfig.Type === 'none' ? '' : path.join(dir, `${id}-json.log`),
+        ResolvConfPath: path.join(dir, 'resolv.conf'),
+        HostnamePath: path.join(dir, 'hostname'),
+        HostsPath: path.join(dir, 'hosts'),
+        Driver: SNAPSHOTTER,
+        HasBeenManuallyStopped: false,
+      };
+      rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
+      await this.d.networking.writeEtcFiles(rec);
+      // Container record first (it pins the snapshot key against GC), then the init layer and the rw snapshot.
+      await this.ctr.containers.Create({
+        container: {
+          id,
+          image: img.names[0] ?? img.id,
+          labels: { 'berth.name': finalName, 'berth.image': img.id },
+          runtime: { name: 'io.containerd.runc.v2' },
+          spec: packJSON(OCI_SPEC_URL, { ociVersion: '1.0.2-dev' }),
+          snapshotter: SNAPSHOTTER,
+          snapshot_key: id,
+        },
+      });
+      undo.push(() => ignoreNotFound(() => this.ctr.containers.Delete({ id })));
+      // The init layer and the rw snapshot are made under a lease: until the rw snapshot exists nothing
+      // references the init layer, and containerd's GC would collect it.
+      const dirs = await withLease(this.ctr, 'berth-create', async (lease) => {
+        const initKey = `${id}-init-key`;
+        const prep = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: initKey, parent: img.chainId, labels: {} }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: initKey })));
+        const layers = layerDirs(prep.mounts);
+        if (!layers.upper) throw systemError('cannot find the init layer directory');
+        await this.populateInitLayer(layers.upper);
+        await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: `${id}-init`, key: initKey }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${id}-init` })));
+        await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: id, parent: `${id}-init`, labels: {} }, { lease });
+        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: id })));
+        return layers;
+      });
+      rec.MountPoints = await this.resolveMounts(rec, dirs.lower, undo);
+      const spec = await this.buildSpec(rec, img, dirs.lower);
+      await this.ctr.containers.Update({ container: { id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await this.d.store.save(rec);
+      this.publish(rec, 'create');
+      return { id, warnings: [] };
+    } catch (err) {
+      for (const u of undo.reverse()) await u().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private generateName(): string {
+    const adj = ['admiring', 'brave', 'calm', 'eager', 'focused', 'gallant', 'happy', 'jolly', 'keen', 'lucid', 'modest', 'nifty', 'quirky', 'relaxed', 'serene', 'trusting', 'vibrant', 'zealous'];
+    const noun = ['albattani', 'bohr', 'curie', 'darwin', 'euler', 'fermi', 'galileo', 'hopper', 'kepler', 'lovelace', 'meitner', 'newton', 'noether', 'pasteur', 'ritchie', 'tesla', 'turing', 'wozniak'];
+    for (;;) {
+      const n = `${adj[Math.floor(Math.random() * adj.length)]}_${noun[Math.floor(Math.random() * noun.length)]}`;
+      if (!this.d.store.hasName(n)) return n;
+      const m = `${n}${Math.floor(Math.random() * 10)}`;
+      if (!this.d.store.hasName(m)) return m;
+    }
+  }
+
+  private async populateInitLayer(upper: string): Promise<void> {
+    for (const d of ['dev', 'proc', 'sys', 'etc', 'dev/pts', 'dev/shm']) await fs.promises.mkdir(path.join(upper, d), { recursive: true, mode: 0o755 });
+    for (const f of ['etc/hosts', 'etc/hostname', 'etc/resolv.conf', '.dockerenv']) await fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
+  }
+
+  private async buildSpec(rec: ContainerRecord, img: ResolvedImage, lowerDirs: string[]) {
+    const hc = rec.HostConfig;
+    let files = this.passwdCache.get(img.chainId);
+    if (!files) {
+      files = { passwd: readLayered(lowerDirs, '/etc/passwd'), group: readLayered(lowerDirs, '/etc/group') };
+      this.passwdCache.set(img.chainId, files);
+    }
+    let user;
+    try {
+      user = resolveUser(rec.Config.User ?? '', files.passwd, files.group, hc.GroupAdd ?? []);
+    } catch (err) {
+      throw invalidParameter((err as Error).message);
+    }
+    const bind = (src: string, dst: string, ro = false): OciMount => ({ destination: dst, type: 'bind', source: src, options: ['rbind', 'rprivate', ...(ro ? ['ro'] : [])] });
+    const mounts: OciMount[] = [];
+    mounts.push(bind(rec.ResolvConfPath, '/etc/resolv.conf'), bind(rec.HostnamePath, '/etc/hostname'), bind(rec.HostsPath, '/etc/hosts'));
+    for (const m of rec.MountPoints ?? []) {
+      if (m.Type === 'bind') await fs.promises.mkdir(m.Source, { recursive: true });
+      mounts.push({ destination: m.Destination, type: 'bind', source: m.Source, options: ['rbind', m.Propagation || 'rprivate', ...(m.RW ? [] : ['ro'])] });
+    }
+    const devices = (hc.Devices ?? []).map((d) => {
+      const st = fs.statSync(d.PathOnHost);
+      const major = Number((BigInt(st.rdev) >> 8n) & 0xfffn);
+      const minor = Number((BigInt(st.rdev) & 0xffn) | ((BigInt(st.rdev) >> 12n) & 0xfff00n));
+      return { path: d.PathInContainer || d.PathOnHost, type: st.isBlockDevice() ? 'b' : 'c', major, minor, fileMode: st.mode & 0o777, uid: 0, gid: 0, permissions: d.CgroupPermissions || 'rwm' };
+    });
+    const pidNs = hc.PidMode?.startsWith('container:') ? await this.nsPathOf(hc.PidMode.slice(10), 'pid') : undefined;
+    const ipcNs = hc.IpcMode?.startsWith('container:') ? await this.nsPathOf(hc.IpcMode.slice(10), 'ipc') : undefined;
+    const nm = hc.NetworkMode || 'default';
+    let netNs: string | undefined;
+    if (nm.startsWith('container:')) netNs = await this.nsPathOf(nm.slice(10), 'net');
+    else if (ownsNetns(nm)) netNs = netnsPath(rec.Id);
+    // none: a fresh namespace from runc, which brings up its loopback itself
+    return generateSpec({
+      id: rec.Id,
+      config: rec.Config,
+      hostConfig: hc,
+      user,
+      cgroupParent: this.d.cgroupParent,
+      mounts,
+      netnsPath: netNs,
+      pidNsPath: pidNs,
+      ipcNsPath: ipcNs,
+      hostname: rec.Config.Hostname ?? rec.Id.slice(0, 12),
+      seccompAvailable: SECCOMP_AVAILABLE,
+      devices,
+      blockDevices: blockDevicesOf(hc),
+    });
+  }
+
+  /** Legacy links: their environment goes into the process spec at each start (targets' addresses change). */
+  async applyLinks(rec: ContainerRecord): Promise<void> {
+    const prev = rec.LinkEnv ?? [];
+    const { env } = rec.HostConfig.Links?.length ? this.d.networking.linked(rec) : { env: [] as string[] };
+    if (prev.length === 0 && env.length === 0) return;
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (!spec) return;
+    const drop = new Set(prev);
+    spec.process.env = [...(spec.process.env ?? []).filter((e: string) => !drop.has(e)), ...env];
+    await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+    rec.LinkEnv = env;
+  }
+
+  /** Binds (host paths and, from 1.22, volume names), VolumesFrom, and anonymous volumes for Config.Volumes. */
+  private async resolveMounts(rec: ContainerRecord, lowerDirs: string[], undo: (() => Promise<unknown>)[]): Promise<MountPoint[]> {
+    const hc = rec.HostConfig;
+    const out: MountPoint[] = [];
+    const taken = new Set<string>();
+    const clean = (d: string) => d.replace(/\/+$/, '') || '/';
+    for (const b of hc.Binds ?? []) {
+      const p = parseBind(b, '1.24');
+      const flags = p.mode.split(',').filter(Boolean);
+      const rw = !flags.includes('ro');
+      const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? '';
+      if (p.named) {
+        const existed = this.d.volumes.has(p.source);
+        const v = await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
+        if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
+        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: 'local', Mode: p.mode, RW: rw, Propagation: '' });
+      } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });
+      taken.add(clean(p.destination));
+    }
+    for (const spec of hc.VolumesFrom ?? []) {
+      const [ref, mode] = spec.split(':');
+      const other = this.d.store.find(ref);
+      for (const m of other.MountPoints ?? []) {
+        if (taken.has(m.Destination)) continue;
+        out.push({ ...m, Anonymous: false, RW: mode === 'ro' ? false : mode === 'rw' ? true : m.RW, Mode: mode ?? m.Mode });
+        taken.add(m.Destination);
+      }
+    }
+    for (const dest of Object.keys(rec.Config.Volumes ?? {})) {
+      const d = clean(dest);
+      if (taken.has(d) || (hc.Tmpfs && d in hc.Tmpfs)) continue;
+      const v = await this.d.volumes.create(undefined, 'local', null, null, true);
+      undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
+      // Pre-fill with the image's content at that path, bottom layer first, as the engine does.
+      for (const layer of [...lowerDirs].reverse()) {
+        const src = path.join(layer, d);
+        if (fs.existsSync(src)) await execFileP('cp', ['-a', `${src}/.`, v.Mountpoint]).catch(() => undefined);
+      }
+      out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: d, Driver: 'local', Mode: '', RW: true, Propagation: '', Anonymous: true });
+      taken.add(d);
+    }
+    return out;
+  }
+
+  /**
+   * A HostConfig sent with start (API < 1.24) replaces the one from create: networks, mounts and the runtime spec
+   * are derived again from it.
+   */
+  async replaceHostConfig(ref: string, given: HostConfig): Promise<void> {
+    const rec = this.d.store.find(ref);
+    const hc: HostConfig = { ...given };
+    if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = rec.HostConfig.LogConfig;
+    if (!hc.RestartPolicy) hc.RestartPolicy = rec.HostConfig.RestartPolicy;
+    if (!hc.NetworkMode) hc.NetworkMode = rec.HostConfig.NetworkMode;
+    const img = await this.d.images.resolve(rec.Image);
+    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+    const lower = layerDirs(mounts).lower;
+    const before = rec.HostConfig;
+    rec.HostConfig = hc;
+    try {
+      if ((hc.NetworkMode || 'default') !== (before.NetworkMode || 'default')) rec.Networks = this.d.networking.initialNetworks(hc, rec.NetworkingConfig?.EndpointsConfig);
+      if (JSON.stringify(hc.Binds ?? []) !== JSON.stringify(before.Binds ?? []) || JSON.stringify(hc.VolumesFrom ?? []) !== JSON.stringify(before.VolumesFrom ?? [])) {
+        const kept = (rec.MountPoints ?? []).filter((m) => m.Anonymous);
+        rec.HostConfig = { ...hc };
+        const fresh = await this.resolveMounts({ ...rec, Config: { ...rec.Config, Volumes: {} } }, lower, []);
+        rec.MountPoints = [...fresh, ...kept.filter((k) => !fresh.some((f) => f.Destination === k.Destination))];
+      }
+      const spec = await this.buildSpec(rec, img, lower);
+      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await this.d.networking.writeEtcFiles(rec);
+      await this.d.store.save(rec);
+    } catch (err) {
+      rec.HostConfig = before;
+      throw err;
+    }
+  }
+
+  private async nsPathOf(ref: string, kind: string): Promise<string> {
+    const other = this.d.store.find(ref);
+    if (!other.State.Running) throw conflict(`cannot join namespace of a non running container: container ${other.Id} is not running`);
+    return `/proc/${other.State.Pid}/ns/${kind}`;
+  }
+
+  /** Live resource changes (Tasks.Update) and RestartPolicy, persisted in the record and the stored spec. */
+  async update(ref: string, u: HostConfig): Promise<string[]> {
+    const rec = this.d.store.find(ref);
+    const fields: (keyof HostConfig)[] = ['BlkioWeight', 'CpuShares', 'CpuPeriod', 'CpuQuota', 'CpusetCpus', 'CpusetMems', 'Memory', 'MemorySwap', 'MemoryReservation', 'KernelMemory', 'PidsLimit'];
+    const next: HostConfig = { ...rec.HostConfig };
+    for (const f of fields) if (u[f] !== undefined && u[f] !== null && u[f] !== 0 && u[f] !== '') (next as Record<string, unknown>)[f] = u[f];
+    if (u.RestartPolicy?.Name !== undefined) {
+      next.RestartPolicy = u.RestartPolicy;
+      if (!['', 'no', 'always', 'on-failure', 'unless-stopped'].includes(u.RestartPolicy.Name)) throw invalidParameter(`invalid restart policy '${u.RestartPolicy.Name}'`);
+    }
+    if (next.Memory && next.MemorySwap && next.MemorySwap > 0 && next.MemorySwap < next.Memory) throw invalidParameter('Memory limit should be smaller than already set memoryswap limit, update the memoryswap at the same time');
+    if (next.BlkioWeight && (next.BlkioWeight < 10 || next.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
+    const c = await this.ctr.containers.Get({ id: rec.Id });
+    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    if (spec) {
+      const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
+      spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
+      if (rec.State.Running) {
+        const { devices: _d, ...resources } = spec.linux.resources;
+        try {
+          await this.ctr.tasks.Update({ container_id: rec.Id, resources: packJSON(OCI_RESOURCES_URL, resources) });
+        } catch (err) {
+          throw systemError(`Cannot update container ${rec.Id}: ${(err as Error).message}`, err);
+        }
+      }
+      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+    }
+    rec.HostConfig = next;
+    await this.d.store.save(rec);
+    this.publish(rec, 'update');
+    return [];
+  }
+
+  /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */
+  async sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> {
+    // What the container wrote, counted as the engine does (file sizes; the snapshotter's usage also counts the
+    // directories' blocks, so an untouched container would not be 0).
+    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => ({ mounts: [] }));
+    const upper = layerDirs(mounts as MountLike[]).upper;
+    const usage = upper ? undefined : await this.ctr.snapshots.Usage({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => undefined);
+    const sizeRw = upper ? await contentSize(upper) : Number(usage?.size ?? 0);
+    const img = await this.d.images.resolve(rec.Image).catch(() => undefined);
+    return { sizeRw, sizeRootFs: sizeRw + (img?.size ?? 0) };
+  }
+}

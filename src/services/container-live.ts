@@ -1,0 +1,163 @@
+// Per-container plumbing that outlives one task: output listeners, the current run's I/O and json-file log (and the
+// last run's, for reads by logical offset after it ended), exit waiters, restart timers and the promises that order
+// a start after the previous run's cleanup. Shared by the container service and its exit monitor.
+import * as os from 'node:os';
+import { LogReaderThread } from './logs';
+import { ContainerIO, JsonFileLogOptions, LogAppendListener, OutputListener } from '../runtime/io';
+import { LogSource, openLogFiles, readableRotated } from '../runtime/logfiles';
+import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
+import type { ContainerStore } from '../store/containers';
+import type { ContainerRecord } from '../types/container';
+
+/** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
+export interface Live {
+  listeners: Set<OutputListener>;
+  endListeners: Set<() => void>;
+  io?: ContainerIO;
+  /** The last run's (closed) output: its log's rotation state, for reads by logical offset after the run ended. */
+  lastIO?: ContainerIO;
+  exited?: Promise<number>;
+  exitResolve?: (code: number) => void;
+  /** Restart-policy timer and its current delay. */
+  restartTimer?: NodeJS.Timeout;
+  backoffMs?: number;
+  /** Network teardown after an exit, awaited by the next start; remove awaits only its record write. */
+  teardown?: Promise<void>;
+  teardownRecorded?: Promise<void>;
+  /** A restart-policy start in progress. */
+  starting?: Promise<void>;
+  /** Task deletion and the record write after an exit. */
+  exitCleanup?: Promise<void>;
+  /** The pid whose exit was recorded (the exit event and Wait both report it). */
+  recordedPid?: number;
+  /** The pid of the run being watched (set after its start event). */
+  watchedPid?: number;
+  /** The record write of the last start. */
+  startSaved?: Promise<void>;
+}
+
+export class ContainerLive {
+  private readonly live = new Map<string, Live>();
+
+  constructor(private readonly store: ContainerStore) {}
+
+  get(id: string): Live | undefined {
+    return this.live.get(id);
+  }
+
+  delete(id: string): void {
+    this.live.delete(id);
+  }
+
+  values(): IterableIterator<Live> {
+    return this.live.values();
+  }
+
+  liveOf(id: string): Live {
+    let l = this.live.get(id);
+    if (!l) {
+      l = { listeners: new Set(), endListeners: new Set() };
+      this.live.set(id, l);
+    }
+    return l;
+  }
+
+  wireIO(id: string, io: ContainerIO): void {
+    const live = this.liveOf(id);
+    live.io = io;
+    io.subscribe((stream, chunk) => {
+      for (const l of live.listeners) l(stream, chunk);
+    });
+  }
+
+  /** Output of the container's current and future tasks, until unsubscribed. */
+  subscribeOutput(id: string, fn: OutputListener, onEnd: () => void): () => void {
+    const live = this.liveOf(id);
+    live.listeners.add(fn);
+    live.endListeners.add(onEnd);
+    return () => {
+      live.listeners.delete(fn);
+      live.endListeners.delete(onEnd);
+    };
+  }
+
+  /** The json-file options of a container's log (rotation, the entries' attributes); throws the engine's message. */
+  logOptions(rec: ContainerRecord): JsonFileLogOptions | undefined {
+    if (!rec.LogPath) return undefined;
+    const cfg = rec.HostConfig.LogConfig?.Config;
+    const rotation = parseJsonFileOptions(cfg);
+    const attrs = logAttributes(cfg, {
+      id: rec.Id,
+      name: rec.Name,
+      imageId: rec.Image,
+      imageName: rec.ImageName,
+      path: rec.Path,
+      args: rec.Args,
+      env: rec.Config.Env ?? [],
+      labels: rec.Config.Labels ?? {},
+      logPath: rec.LogPath,
+      hostname: os.hostname(),
+    });
+    return { ...rotation, attrs: attrs && goJsonAttrs(attrs) };
+  }
+
+  /** As logOptions, for a log a run already writes (its options were checked when it started). */
+  logOptionsOrNone(rec: ContainerRecord): JsonFileLogOptions | undefined {
+    try {
+      return this.logOptions(rec);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The container's json-file log as of now: its files opened (the reader closes them, see LogSource), through
+   * the capture when berth has one for it (it knows where each file starts), else as found on disk.
+   */
+  openLog(id: string): LogSource {
+    const live = this.live.get(id);
+    const src = (live?.io ?? live?.lastIO)?.openLog();
+    if (src) return src;
+    const rec = this.store.get(id);
+    if (!rec?.LogPath) return { files: [] };
+    let rotated = 0;
+    try {
+      rotated = readableRotated(parseJsonFileOptions(rec.HostConfig.LogConfig?.Config));
+    } catch {
+      /* never started */
+    }
+    return openLogFiles(rec.LogPath, rotated);
+  }
+
+  /** The container's json-file log size while a run writes it; undefined otherwise. */
+  logSizeOf(id: string): number | undefined {
+    return this.live.get(id)?.io?.logSize();
+  }
+
+  /**
+   * The live side of `logs -f`: what the container's json-file log receives from now on (`fn`), and the log's
+   * logical size it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live
+   * log.
+   */
+  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined {
+    const live = this.live.get(id);
+    const sub = live?.io?.subscribeLog(fn);
+    if (!live || !sub) return undefined;
+    live.endListeners.add(onEnd);
+    return {
+      offset: sub.offset,
+      attrs: sub.attrs,
+      unsubscribe: () => {
+        sub.unsubscribe();
+        live.endListeners.delete(onEnd);
+      },
+    };
+  }
+
+  stdinOf(id: string) {
+    return this.live.get(id)?.io;
+  }
+
+  /** Decodes big and followed log reads on a thread of its own (see logs-worker). */
+  readonly logReader = new LogReaderThread();
+}

@@ -1,0 +1,237 @@
+// A container's runs as they end: the exit watcher (containerd's exit event, Tasks.Wait as the fallback) that
+// records each exit once and publishes die exactly once, restart policies with their back-off, OOM reports, and the
+// reconciliation with what containerd kept while berth was down.
+import type { Containerd } from '../containerd/client';
+import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
+import type { Logger } from '../log';
+import { ContainerIO } from '../runtime/io';
+import { now } from '../runtime/clock';
+import type { ContainerStore } from '../store/containers';
+import { fromProtoTime, rfc3339Nano } from '../translate/time';
+import type { ContainerRecord } from '../types/container';
+import type { ContainerNetworking } from './container-network';
+import type { ContainerLive } from './container-live';
+
+export interface ContainerMonitorDeps {
+  ctr: Containerd;
+  store: ContainerStore;
+  logger: Logger;
+  networking: ContainerNetworking;
+  live: ContainerLive;
+  publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void;
+  /** Starts a container (the container service's start), for restart policies. */
+  start: (id: string) => Promise<void>;
+}
+
+export class ContainerMonitor {
+  constructor(private readonly d: ContainerMonitorDeps) {}
+
+  private get ctr(): Containerd {
+    return this.d.ctr;
+  }
+
+  /** Waits for the task's exit (also after a berth restart), records it, publishes die once, cleans up the task. */
+  watchExit(id: string): void {
+    const live = this.d.live.liveOf(id);
+    if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
+    const pid = this.d.store.get(id)?.State.Pid ?? 0;
+    live.watchedPid = pid; // from here (after `start` went out) the exit event may record this run's exit
+    void (async () => {
+      let status = 255;
+      let exitedAt = now();
+      try {
+        const w = await this.ctr.tasks.Wait({ container_id: id });
+        status = w.exit_status;
+        const t = fromProtoTime(w.exited_at);
+        if (t.seconds > 0) exitedAt = t;
+      } catch (err) {
+        if (!isGrpcNotFound(err)) {
+          this.d.logger.warn('wait failed', { id, err: String(err) });
+          return; // containerd went away; reconcile at the next start picks it up
+        }
+      }
+      await this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
+    })();
+  }
+
+  /**
+   * containerd's /tasks/exit event: usually a few ms ahead of the Wait reply, so it records the exit (and die
+   * goes out) first; Wait remains the source when the event stream is down. Only the current run's pid counts.
+   */
+  onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void {
+    const rec = this.d.store.get(id);
+    if (!rec || !rec.State.Running || !pid || rec.State.Pid !== pid || this.d.live.get(id)?.watchedPid !== pid) return;
+    void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
+  }
+
+  /** Records one run's exit once, whichever source reports it first. */
+  private async recordExit(id: string, status: number, finishedAt: string, pid = 0): Promise<void> {
+    const live = this.d.live.liveOf(id);
+    const rec = this.d.store.get(id);
+    if (pid && live.recordedPid === pid) return;
+    if (pid) live.recordedPid = pid;
+    // Output first: the FIFOs reach EOF once the shim copied everything.
+    if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
+    live.io?.close();
+    live.io?.removeFifos();
+    if (live.io) live.lastIO = live.io; // where the run's log files start (logical offsets), for reads after it
+    live.io = undefined;
+    for (const l of live.endListeners) l();
+    const resolve = live.exitResolve;
+    live.exited = undefined;
+    live.exitResolve = undefined;
+    if (rec) {
+      const ranFor = Date.parse(finishedAt) - Date.parse(rec.State.StartedAt);
+      const restart = this.shouldRestart(rec, status);
+      rec.State = { ...rec.State, Status: restart ? 'restarting' : 'exited', Running: false, Paused: false, Restarting: restart, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
+      // die is announced as soon as the exit is known; deleting the task and saving the record follow, and the
+      // next start or a remove waits for them.
+      this.d.publish(rec, 'die', { exitCode: String(status) });
+      const t = this.teardownNetwork(rec); // clears the endpoints before the record is written below
+      live.teardownRecorded = t.recorded;
+      live.teardown = t.done.finally(() => {
+        live.teardown = undefined;
+        live.teardownRecorded = undefined;
+      });
+      live.exitCleanup = Promise.all([
+        ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined),
+        // after the start's own write, so the exited state is the one that stays on disk
+        (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
+      ]).then(() => {
+        live.exitCleanup = undefined;
+      });
+      if (restart) this.scheduleRestart(rec, ranFor);
+    }
+    if (!rec) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
+    resolve?.(status);
+  }
+
+  /** The kernel killed a container's process for memory: remembered for the exit, and reported. */
+  onOOM(id: string): void {
+    const rec = this.d.store.get(id);
+    if (!rec) return;
+    rec.State.OOMKilled = true;
+    this.d.publish(rec, 'oom');
+  }
+
+  /** The engine's restart policy decision after an exit. */
+  private shouldRestart(rec: ContainerRecord, exitCode: number): boolean {
+    const p = rec.HostConfig.RestartPolicy;
+    if (!p || rec.HasBeenManuallyStopped) return false;
+    switch (p.Name) {
+      case 'always':
+      case 'unless-stopped':
+        return true;
+      case 'on-failure':
+        return exitCode !== 0 && (!p.MaximumRetryCount || rec.RestartCount < p.MaximumRetryCount);
+      default:
+        return false;
+    }
+  }
+
+  private scheduleRestart(rec: ContainerRecord, ranForMs: number): void {
+    const live = this.d.live.liveOf(rec.Id);
+    // 100 ms, doubling; reset once the container had been running for 10 s.
+    live.backoffMs = ranForMs >= 10_000 || !live.backoffMs ? 100 : Math.min(live.backoffMs * 2, 60_000);
+    live.restartTimer = setTimeout(() => {
+      live.restartTimer = undefined;
+      const cur = this.d.store.get(rec.Id);
+      if (!cur || !cur.State.Restarting) return;
+      cur.RestartCount++;
+      live.starting = this.d.start(cur.Id)
+        .catch((err) => {
+          this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
+          cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
+          void this.d.store.save(cur).catch(() => undefined);
+        })
+        .finally(() => (live.starting = undefined));
+    }, live.backoffMs);
+  }
+
+  cancelRestart(rec: ContainerRecord): boolean {
+    const live = this.d.live.liveOf(rec.Id);
+    if (!live.restartTimer) return false;
+    clearTimeout(live.restartTimer);
+    live.restartTimer = undefined;
+    rec.State = { ...rec.State, Restarting: false, Status: 'exited' };
+    return true;
+  }
+
+  /** Containers the engine starts again on its own start: `always`, and `unless-stopped` unless stopped by hand. */
+  async startWithPolicies(): Promise<void> {
+    for (const rec of this.d.store.all()) {
+      const p = rec.HostConfig.RestartPolicy?.Name;
+      // Running ones, ones stopped by hand, and ones whose restart is already scheduled (reconcile saw them exit).
+      if (rec.State.Running || rec.HasBeenManuallyStopped || this.d.live.liveOf(rec.Id).restartTimer || this.d.live.liveOf(rec.Id).starting) continue;
+      if (p === 'always' || p === 'unless-stopped' || (rec.State.Restarting && p === 'on-failure')) {
+        await this.d.start(rec.Id).catch((err) => this.d.logger.warn('cannot start container by its restart policy', { id: rec.Id, err: String(err) }));
+      }
+    }
+  }
+
+  /** Re-attaches to what containerd kept while berth was down. */
+  async reconcile(): Promise<void> {
+    const { tasks } = await this.ctr.tasks.List({ filter: '' });
+    const taskById = new Map(tasks.map((t) => [t.id, t]));
+    for (const rec of this.d.store.all()) {
+      const t = taskById.get(rec.Id);
+      if (!rec.State.Running) {
+        if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+        if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
+        continue;
+      }
+      if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
+        if (rec.IO) {
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec));
+          try {
+            await io.openOutputs();
+            io.stdinReady = true;
+            this.d.live.wireIO(rec.Id, io);
+          } catch (err) {
+            this.d.logger.warn('cannot reopen container output', { id: rec.Id, err: String(err) });
+          }
+        }
+        rec.State.Paused = t.status === 'PAUSED';
+        rec.State.Status = rec.State.Paused ? 'paused' : 'running';
+        this.watchExit(rec.Id);
+      } else {
+        const code = t ? t.exit_status : 255;
+        const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());
+        if (rec.IO && t) {
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec));
+          await io.openOutputs().then(() => this.d.live.wireIO(rec.Id, io)).catch(() => undefined);
+        }
+        await this.recordExit(rec.Id, code, at);
+      }
+    }
+    // Tasks without a record are orphans of a failed create: remove them.
+    const known = new Set(this.d.store.all().map((r) => r.Id));
+    for (const t of tasks) {
+      if (known.has(t.id)) continue;
+      await this.ctr.tasks.Kill({ container_id: t.id, signal: 9, all: true }).catch(() => undefined);
+      await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: t.id })).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Unplugs the container's endpoints. The record is saved at once (remove waits only for that); the CNI DELs
+   * run on, off the exit and remove paths, and the next start of the same container waits for them.
+   */
+  teardownNetwork(rec: ContainerRecord): { recorded: Promise<void>; done: Promise<void> } {
+    const nets = Object.values(rec.Endpoints ?? {}).map((e) => e.networkId ?? '');
+    const dels = this.d.networking.teardown(rec); // clears rec.Endpoints before its first await
+    const recorded = this.d.store.save(rec).catch(() => undefined);
+    const done = Promise.all([dels, recorded]).then(async () => {
+      if (nets.length) await this.d.networking.afterChange(rec, nets, false).catch(() => undefined);
+    });
+    return { recorded, done };
+  }
+
+  waitExit(id: string, timeoutMs?: number): Promise<number | undefined> {
+    const live = this.d.live.liveOf(id);
+    const rec = this.d.store.get(id);
+    if (!live.exited || !rec?.State.Running) return Promise.resolve(rec?.State.ExitCode ?? 0);
+    if (timeoutMs === undefined) return live.exited;
+    return Promise.race([live.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), timeoutMs))]);
+  }
+}
