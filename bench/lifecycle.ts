@@ -5,7 +5,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Containerd } from '../src/containerd/client';
 import { OCI_SPEC_URL, packJSON } from '../src/containerd/any';
 import { DEFAULTS } from '../src/config';
 import { startDaemon } from '../src/daemon';

@@ -31,6 +31,7 @@ import { VolumeService } from './services/volumes';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
+import { StatsService } from './services/stats';
 import { NetworkService } from './services/networks';
 import { ContainerNetworking } from './services/container-network';
 import { networkRoutes } from './handlers/networks';
@@ -105,7 +106,9 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(images, new RegistryService({ ctr, images, events })), ...imageIoRoutes(new SaveService(ctr, images, events), new CommitService(ctr, images, containers, events)), ...imageRoutes(images), ...containerRoutes(containers, images, events, (id) => execs.idsFor(id)), ...execRoutes(execs, containers), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(ctr, containers), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const save = new SaveService(ctr, images, events);
+  const commit = new CommitService(ctr, images, containers, events);
+  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(new RegistryService({ ctr, images, events })), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

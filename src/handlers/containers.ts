@@ -1,5 +1,4 @@
-// Container endpoints: create, list, inspect, lifecycle, rename, remove, top, resize, attach, logs.
-import * as fs from 'node:fs';
+// Container endpoints: create, list, inspect, lifecycle, update, rename, remove, top, resize, attach, logs.
 import type { Response } from 'express';
 import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
@@ -8,22 +7,56 @@ import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJS
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { conflict, invalidParameter } from '../errors';
-import type { ContainerService } from '../services/containers';
-import { streamLogs } from '../services/logs';
-import { readLogs } from '../runtime/logread';
-import { followLogs } from '../services/logs-follow';
-import { sourceSize } from '../runtime/logfiles';
-import type { ImageService } from '../services/images';
-import { normaliseCreateBody, validateCreate } from '../translate/request/create';
-import { checkContainerFilterValues, checkFilterKeys, containerFilterKeys } from '../translate/filters';
+import { CreateRequest, normaliseCreateBody, validateCreate } from '../translate/request/create';
+import { checkContainerFilterValues, checkFilterKeys, ContainerListQuery, containerFilterKeys } from '../translate/filters';
+import { containerAttributes } from '../translate/response/events';
 import { toContainerInspect, toContainerSummary } from '../translate/response/containers';
-import { ApiVersion, supports } from '../translate/version/features';
+import { supports } from '../translate/version/features';
 import type { ContainerRecord } from '../types/container';
 import type { HostConfig } from '../types/config';
 import type { EventPublisher } from '../types/event';
+import type { StdinFeed } from '../types/io';
+import type { LogEntry, LogQuery, LogSink } from '../types/logs';
+
+type Output = (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+
+/** What the container routes need (services/containers), in domain terms. */
+export interface ContainersBackend {
+  find(ref: string): ContainerRecord;
+  listFiltered(q: ContainerListQuery): Promise<ContainerRecord[]>;
+  sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }>;
+  create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }>;
+  replaceHostConfig(ref: string, given: HostConfig): Promise<void>;
+  start(ref: string): Promise<void>;
+  stop(ref: string, timeoutSec?: number): Promise<void>;
+  restart(ref: string, timeoutSec?: number): Promise<void>;
+  kill(ref: string, signal?: string): Promise<void>;
+  wait(ref: string): Promise<number>;
+  pause(ref: string): Promise<void>;
+  unpause(ref: string): Promise<void>;
+  rename(ref: string, newName: string): Promise<void>;
+  remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void>;
+  update(ref: string, u: HostConfig): Promise<string[]>;
+  top(ref: string, psArgs?: string): Promise<{ Titles: string[]; Processes: string[][] }>;
+  resize(ref: string, h: number, w: number): Promise<void>;
+  /** Output of the container's current and future runs, until unsubscribed; `onEnd` after each run's output. */
+  subscribeOutput(id: string, fn: Output, onEnd: () => void): () => void;
+  /** The log's entries so far (attach's `logs`). */
+  logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void>;
+  /** The logs endpoint's byte stream, followed while the container runs when asked. */
+  streamLogs(id: string, q: LogQuery, sink: LogSink): Promise<void>;
+  stdinFeed(id: string): StdinFeed;
+  /** Writes to the running container's stdin now, or drops the bytes when it has none open. */
+  writeStdin(id: string, chunk: Buffer): void;
+}
+
+/** The exec ids of a container (inspect's ExecIDs), from services/exec. */
+export interface ExecIdsBackend {
+  idsFor(containerId: string): string[];
+}
 
 /** The hijacked attach stream (also used by the run flow). */
-async function attach(req: ApiRequest, res: Response, containers: ContainerService, events: EventPublisher): Promise<void> {
+async function attach(req: ApiRequest, res: Response, containers: ContainersBackend, events: EventPublisher): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   if (rec.State.Paused && supports(req.apiVersion, 'AttachPausedConflict')) throw conflict(`You cannot attach to a paused container, unpause it first`);
   const keys = parseDetachKeys(supports(req.apiVersion, 'AttachDetachKeys') ? queryString(req, 'detachKeys') : undefined);
@@ -40,57 +73,42 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
     if (out.destroyed) return;
     out.write(tty ? chunk : frame(streamType(s), chunk));
   };
-  events.publish('container', 'attach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+  events.publish('container', 'attach', rec.Id, containerAttributes(rec));
   let ended = false;
+  let feed: StdinFeed | undefined;
   const finish = () => {
     if (ended) return;
     ended = true;
+    feed?.cancel();
     unsubscribe?.();
     out.end();
   };
   let unsubscribe: (() => void) | undefined;
   if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(finish));
-  if (logs && rec.LogPath) {
-    await readLogs(containers.openLog(rec.Id), { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
-  }
+  if (logs && rec.LogPath) await containers.logEntries(rec.Id, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
   // Like the reference, a stream to a container that is not running waits for its next run (`docker start -a`).
   if (!stream) return finish();
   if (wantStdin && rec.Config.OpenStdin) {
     // Like the engine, detach keys are looked for only on a TTY: plain stdin is copied byte for byte.
     const watcher = tty ? new DetachWatcher(keys) : undefined;
-    const pending: Buffer[] = [];
-    let flushing: NodeJS.Timeout | undefined;
-    const flush = () => {
-      const w = containers.stdinOf(rec.Id)?.stdin();
-      if (!w) {
-        flushing ??= setTimeout(() => {
-          flushing = undefined;
-          if (!ended) flush();
-        }, 20);
-        return;
-      }
-      while (pending.length) w.write(pending.shift()!);
-    };
+    const stdin = (feed = containers.stdinFeed(rec.Id));
     const onData = (chunk: Buffer) => {
       const { forward, detach } = watcher ? watcher.feed(chunk) : { forward: chunk, detach: false };
-      if (forward.length) pending.push(forward);
-      flush();
+      if (forward.length) stdin.write(forward);
       if (detach) {
-        events.publish('container', 'detach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+        events.publish('container', 'detach', rec.Id, containerAttributes(rec));
         finish();
       }
     };
     if (h.head.length) onData(h.head);
     out.on('data', onData);
     out.on('end', () => {
-      if (rec.Config.StdinOnce && !ended) {
-        const waitFlush = () => (pending.length && !ended ? setTimeout(waitFlush, 20) : void containers.closeStdin(rec.Id));
-        waitFlush();
-      }
+      if (rec.Config.StdinOnce && !ended) stdin.endAfterFlush();
     });
   } else out.resume();
   out.on('close', () => {
     ended = true;
+    feed?.cancel();
     unsubscribe?.();
   });
 }
@@ -98,7 +116,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainerServi
 const wss = new WebSocketServer({ noServer: true });
 
 /** GET /containers/(id)/attach/ws: the same streams over RFC 6455 (raw bytes, no multiplexing, as the engine). */
-async function attachWs(req: ApiRequest, res: Response, containers: ContainerService, events: EventPublisher): Promise<void> {
+async function attachWs(req: ApiRequest, containers: ContainersBackend, events: EventPublisher): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   if (!req.hijackable || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw invalidParameter('websocket upgrade required');
   const logs = queryBool(req, 'logs');
@@ -109,20 +127,22 @@ async function attachWs(req: ApiRequest, res: Response, containers: ContainerSer
   const { socket, head } = req.hijackable;
   req.hijacked = true;
   wss.handleUpgrade(req, socket, head, async (ws) => {
-    events.publish('container', 'attach', rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+    events.publish('container', 'attach', rec.Id, containerAttributes(rec));
     const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
       if ((s === 'stdout' ? wantOut : wantErr) && ws.readyState === ws.OPEN) ws.send(chunk);
     };
     let unsubscribe: (() => void) | undefined;
     if (stream) unsubscribe = containers.subscribeOutput(rec.Id, send, () => setImmediate(() => ws.close()));
-    if (logs && rec.LogPath) await readLogs(containers.openLog(rec.Id), { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
-    if (wantStdin && rec.Config.OpenStdin) ws.on('message', (data: Buffer) => containers.stdinOf(rec.Id)?.stdin()?.write(data));
+    if (logs && rec.LogPath) await containers.logEntries(rec.Id, { stdout: wantOut, stderr: wantErr }, (e) => send(e.stream, Buffer.from(e.log)));
+    if (wantStdin && rec.Config.OpenStdin) {
+      ws.on('message', (data: Buffer) => containers.writeStdin(rec.Id, data));
+    }
     ws.on('close', () => unsubscribe?.());
     if (!stream || !rec.State.Running) ws.close();
   });
 }
 
-async function logsHandler(req: ApiRequest, res: Response, containers: ContainerService): Promise<void> {
+async function logsHandler(req: ApiRequest, res: Response, containers: ContainersBackend): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   const stdout = queryBool(req, 'stdout');
   const stderr = queryBool(req, 'stderr');
@@ -151,8 +171,8 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   const ac = new AbortController();
   res.on('close', () => ac.abort());
   req.hijackable?.socket.on('close', () => ac.abort());
-  const o = { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined };
-  const fmt = { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') };
+  const read = { stdout, stderr, sinceNs, tail: tail !== undefined && tail >= 0 ? tail : undefined };
+  const format = { framed: !tty, timestamps, details: supports(req.apiVersion, 'LogsDetails') && queryBool(req, 'details') };
   // Resolves on drain, or when the client is gone (nothing will drain then).
   const drained = () =>
     new Promise<void>((r) => {
@@ -165,38 +185,11 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
       out.once('drain', done);
       ac.signal.addEventListener('abort', done, { once: true });
     });
-  const threaded = containers.logReader.stream.bind(containers.logReader);
-  // A running container is followed live once its file has been read (see logs-follow); otherwise the file is read,
-  // and followed until the run ends.
-  const live =
-    follow && rec.State.Running
-      ? followLogs(o, fmt, { size: () => containers.logSizeOf(rec.Id), subscribe: (fn, onEnd) => containers.subscribeLog(rec.Id, fn, onEnd), open: () => containers.openLog(rec.Id) }, threaded, { write: (b, done) => out.write(b, done), drained, signal: ac.signal })
-      : undefined;
-  if (live) await live;
-  else {
-    let stopResolve!: () => void;
-    const stopped = new Promise<void>((r) => (stopResolve = r));
-    let unsub: (() => void) | undefined;
-    if (follow && rec.State.Running) unsub = containers.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
-    else stopResolve();
-    // Big reads and follows are decoded on the log reader thread, while the main thread keeps capturing output.
-    const src = containers.openLog(rec.Id);
-    const big = follow || sourceSize(src) > 4 << 20;
-    await (big ? threaded : streamLogs)(
-      src,
-      o,
-      fmt,
-      async (b) => {
-        if (!out.write(b)) await drained();
-      },
-      follow ? { stopped, signal: ac.signal } : undefined,
-    );
-    unsub?.();
-  }
+  await containers.streamLogs(rec.Id, { read, format, follow }, { write: (b, done) => out.write(b, done), drained, signal: ac.signal });
   out.end();
 }
 
-export function containerRoutes(containers: ContainerService, images: ImageService, events: EventPublisher, execIds: (id: string) => string[] = () => []): Route[] {
+export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBackend, events: EventPublisher): Route[] {
   const id = (req: ApiRequest) => param(req, 'id');
   const timeout = (req: ApiRequest): number | undefined => (queryHas(req, 't') ? queryInt(req, 't', 10) : undefined);
   return [
@@ -230,7 +223,7 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
       handler: async (req, res) => {
         const rec = containers.find(id(req));
         const sizes = queryBool(req, 'size') && supports(req.apiVersion, 'InspectSize') ? await containers.sizes(rec) : {};
-        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execIds(rec.Id), ...sizes }));
+        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execs.idsFor(rec.Id), ...sizes }));
       },
     },
     {
@@ -268,6 +261,16 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
         writeNoContent(res);
       },
     },
+    {
+      method: 'post',
+      path: '/containers/:id/update',
+      handler: async (req, res) => {
+        const body = ((await readJSON<HostConfig>(req)) ?? {}) as HostConfig;
+        if (!supports(req.apiVersion, 'UpdateRestartPolicy')) delete body.RestartPolicy;
+        const warnings = await containers.update(id(req), body);
+        writeJSON(res, 200, { Warnings: warnings });
+      },
+    },
     { method: 'get', path: '/containers/:id/top', handler: async (req, res) => writeJSON(res, 200, await containers.top(id(req), queryString(req, 'ps_args') || '-ef')) },
     {
       method: 'post',
@@ -280,8 +283,7 @@ export function containerRoutes(containers: ContainerService, images: ImageServi
     },
     { method: 'post', path: '/containers/:id/attach', handler: (req, res) => attach(req, res, containers, events) },
     { method: 'get', path: '/containers/:id/logs', handler: (req, res) => logsHandler(req, res, containers) },
-    { method: 'get', path: '/containers/:id/attach/ws', handler: (req, res) => attachWs(req, res, containers, events) },
+    { method: 'get', path: '/containers/:id/attach/ws', handler: (req) => attachWs(req, containers, events) },
   ];
 }
 
-export type { ApiVersion };

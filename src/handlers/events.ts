@@ -1,7 +1,6 @@
 // GET /events: replay from the ring (since), then live events until `until` or the client leaves.
 import type { Route } from '../http/app';
 import { queryFilters, queryString } from '../http/query';
-import type { EventBus } from '../events/bus';
 import { compileEventFilter, parseEventTime } from '../translate/filters';
 import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
@@ -18,7 +17,21 @@ function lineOf(e: EngineEvent): string {
   return l;
 }
 
-export function eventRoutes(bus: EventBus): Route[] {
+/** A subscription to the event bus: the ring's events so far (for `since`), then live ones until closed. */
+export interface EventSubscription {
+  readonly backlog: readonly EngineEvent[];
+  onEvent(fn: (e: EngineEvent) => void): void;
+  /** The subscriber fell too far behind: the stream ends. */
+  onOverflow(fn: () => void): void;
+  close(): void;
+}
+
+/** What GET /events needs (events/bus). */
+export interface EventsBackend {
+  subscribe(match: (e: EngineEvent) => boolean): EventSubscription;
+}
+
+export function eventRoutes(bus: EventsBackend): Route[] {
   return [
     {
       method: 'get',

@@ -5,14 +5,32 @@ import { param, queryInt, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { invalidParameter } from '../errors';
-import type { ContainerService } from '../services/containers';
-import type { ExecService } from '../services/exec';
 import { toExecInspect } from '../translate/response/exec';
 import { toContainerInspect } from '../translate/response/containers';
 import { supports } from '../translate/version/features';
-import type { ExecConfig } from '../types/exec';
+import type { ContainerRecord } from '../types/container';
+import type { ExecConfig, ExecState } from '../types/exec';
 
-export function execRoutes(execs: ExecService, containers: ContainerService): Route[] {
+/** A started exec: its stdin while it runs, and its exit. */
+export interface ExecSession extends ExecState {
+  io?: { stdin(): NodeJS.WritableStream | undefined };
+  done?: Promise<number>;
+}
+
+/** What the exec routes need (services/exec, and the container an exec belongs to). */
+export interface ExecBackend {
+  create(containerRef: string, cfg: ExecConfig): string;
+  get(id: string): ExecState;
+  /** Starts it; `listener` gets its output (none when detached). */
+  start(id: string, listener: ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined): Promise<ExecSession>;
+  closeStdin(e: ExecSession): Promise<void>;
+  detached(e: ExecSession): void;
+  resize(id: string, h: number, w: number): Promise<void>;
+  idsFor(containerId: string): string[];
+  findContainer(ref: string): ContainerRecord;
+}
+
+export function execRoutes(execs: ExecBackend): Route[] {
   return [
     {
       method: 'post',
@@ -22,9 +40,7 @@ export function execRoutes(execs: ExecService, containers: ContainerService): Ro
         const cmd = typeof body.Cmd === 'string' ? [body.Cmd] : (body.Cmd as string[] | undefined);
         const cfg: ExecConfig = {
           Cmd: cmd ?? [],
-          Env: supports(req.apiVersion, 'ExecEnv') ? (body.Env as string[] | null) : undefined,
           User: (body.User as string) ?? '',
-          WorkingDir: supports(req.apiVersion, 'ExecWorkingDir') ? (body.WorkingDir as string) : undefined,
           Privileged: !!body.Privileged,
           Tty: !!body.Tty,
           AttachStdin: !!body.AttachStdin,
@@ -102,7 +118,7 @@ export function execRoutes(execs: ExecService, containers: ContainerService): Ro
       handler: (req, res) => {
         const e = execs.get(param(req, 'id'));
         if (supports(req.apiVersion, 'ExecInspectContainer')) {
-          const c = containers.find(e.containerId);
+          const c = execs.findContainer(e.containerId);
           writeJSON(res, 200, toExecInspect(e, toContainerInspect(c, req.apiVersion, { execIds: execs.idsFor(c.Id) })), 'plain/text');
           return;
         }

@@ -8,8 +8,8 @@ import { ApiRequest, Route, writePageNotFound } from '../http/app';
 import { param, queryBool, queryString, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { invalidParameter } from '../errors';
-import type { FilesystemService } from '../services/filesystem';
-import { pathStatHeader } from '../translate/response/archive';
+import { ContainerPathStat, pathStatHeader } from '../translate/response/archive';
+import type { Change } from '../types/archive';
 import { supports } from '../translate/version/features';
 
 export const PATH_STAT_HEADER = 'X-Docker-Container-Path-Stat';
@@ -58,7 +58,17 @@ async function streamBody(res: Response, body: Readable, encoder?: zlib.Gzip | z
   }
 }
 
-export function filesystemRoutes(fsvc: FilesystemService): Route[] {
+/** What the container filesystem routes need (services/filesystem). */
+export interface FilesystemBackend {
+  containerChanges(ref: string): Promise<Change[]>;
+  containerExport(ref: string): Promise<Readable>;
+  containerStatPath(ref: string, userPath: string): Promise<ContainerPathStat>;
+  containerArchivePath(ref: string, userPath: string): Promise<{ stat: ContainerPathStat; stream: Readable }>;
+  containerExtractToDir(ref: string, userPath: string, noOverwriteDirNonDir: boolean, content: Readable): Promise<void>;
+  containerCopy(ref: string, resource: string): Promise<Readable>;
+}
+
+export function filesystemRoutes(fsvc: FilesystemBackend): Route[] {
   return [
     {
       method: 'get',

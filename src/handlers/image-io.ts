@@ -1,18 +1,27 @@
 // Image archives and commit: GET /images/get?names=, GET /images/(name)/get (docker-save tarballs), POST /commit.
+import type { Response } from 'express';
+import type { Writable } from 'node:stream';
 import type { Route } from '../http/app';
 import { param, queryBool, queryString, queryStrings, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { invalidParameter } from '../errors';
-import type { SaveService } from '../services/save';
-import type { CommitService } from '../services/commit';
-import type { ImageRunConfig } from '../translate/request/changes';
+import type { CommitOptions, ImageRunConfig } from '../types/image';
 
-export function imageIoRoutes(save: SaveService, commit: CommitService): Route[] {
-  const send = async (names: string[], res: import('express').Response) => {
+/** What the image archive routes need (services/save, services/commit). */
+export interface ImageArchiveBackend {
+  /** The named images resolved (a 404 before anything is written), then their docker-save archive to `start()`. */
+  save(names: string[], start: () => Writable): Promise<void>;
+  /** Returns the new image's id. */
+  commit(o: CommitOptions): Promise<string>;
+}
+
+export function imageIoRoutes(archives: ImageArchiveBackend): Route[] {
+  const send = async (names: string[], res: Response) => {
     if (names.length === 0) throw invalidParameter('no images were requested');
-    const wanted = await save.resolve(names);
-    res.writeHead(200, { 'Content-Type': 'application/x-tar' });
-    await save.write(wanted, res);
+    await archives.save(names, () => {
+      res.writeHead(200, { 'Content-Type': 'application/x-tar' });
+      return res;
+    });
   };
   return [
     { method: 'get', path: '/images/get', handler: (req, res) => send(queryStrings(req, 'names').flatMap((n) => n.split(',')).filter(Boolean), res) },
@@ -22,7 +31,7 @@ export function imageIoRoutes(save: SaveService, commit: CommitService): Route[]
       path: '/commit',
       handler: async (req, res) => {
         const config = (await readJSON<ImageRunConfig>(req)) ?? null;
-        const id = await commit.commit({
+        const id = await archives.commit({
           container: queryString(req, 'container') ?? '',
           repo: queryString(req, 'repo') || undefined,
           tag: queryString(req, 'tag') || undefined,

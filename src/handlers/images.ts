@@ -1,17 +1,30 @@
 // Local image endpoints: load, list, inspect, history, tag, remove.
+import type { Readable } from 'node:stream';
 import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
 import { BerthError, invalidParameter, notFound } from '../errors';
-import { ImageService, SNAPSHOTTER } from '../services/images';
-import { familiarRepo, parseReference, withDefaultTag } from '../images/reference';
+import { parseReference, Reference, withDefaultTag } from '../translate/reference';
 import { checkImageFilters, filterImages } from '../translate/filters';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
 import { supports } from '../translate/version/features';
+import type { DeleteResult, ResolvedImage } from '../types/image';
 
 const NAME = (suffix: string) => new RegExp(`^/images/(?<name>.+)${suffix}$`);
 
-export function imageRoutes(images: ImageService): Route[] {
+/** What the local image routes need (services/images). */
+export interface ImagesBackend {
+  /** The snapshotter images are unpacked with (inspect's GraphDriver). */
+  readonly snapshotter: string;
+  load(body: Readable, progress: (msg: Record<string, unknown>) => void, quiet: boolean): Promise<void>;
+  list(): Promise<ResolvedImage[]>;
+  resolve(ref: string): Promise<ResolvedImage>;
+  layerSizes(img: ResolvedImage): Promise<number[]>;
+  tag(image: ResolvedImage, ref: Reference): Promise<void>;
+  remove(ref: string, opts: { force: boolean; noprune: boolean }): Promise<DeleteResult[]>;
+}
+
+export function imageRoutes(images: ImagesBackend): Route[] {
   return [
     {
       method: 'post',
@@ -47,7 +60,7 @@ export function imageRoutes(images: ImageService): Route[] {
         const img = await images.resolve(name).catch((err: unknown) => {
           throw err instanceof BerthError && err.kind === 'NotFound' ? notFound(`no such image: ${name}: ${(err as Error).message}`) : err;
         });
-        writeJSON(res, 200, toImageInspect(img, SNAPSHOTTER));
+        writeJSON(res, 200, toImageInspect(img, images.snapshotter));
       },
     },
     {
@@ -82,4 +95,3 @@ export function imageRoutes(images: ImageService): Route[] {
   ];
 }
 
-export { familiarRepo };

@@ -2,16 +2,32 @@
 import type { Route } from '../http/app';
 import { param, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
-import { BerthError, invalidParameter, isKind, systemError } from '../errors';
-import type { ContainerService } from '../services/containers';
-import type { NetworkService } from '../services/networks';
-import type { ContainerNetworking } from '../services/container-network';
+import { BerthError, isKind, systemError } from '../errors';
 import { checkFilterKeys, filterNetworks, networkFilterKeys } from '../translate/filters';
 import { NetworkEndpointView, toNetworkJSON } from '../translate/response/networks';
 import { ApiVersion, supports } from '../translate/version/features';
-import type { CreateNetworkRequest, EndpointConfig, NetworkRecord } from '../types/network';
+import type { ContainerRecord } from '../types/container';
+import type { CreateNetworkRequest, Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
 
-export function networkRoutes(networks: NetworkService, networking: ContainerNetworking, containers: ContainerService): Route[] {
+/** What the network routes need (services/networks, services/container-network, and the containers they name). */
+export interface NetworksBackend {
+  list(): NetworkRecord[];
+  find(ref: string): NetworkRecord;
+  create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }>;
+  remove(ref: string): Promise<void>;
+}
+
+export interface NetworkEndpointsBackend {
+  endpointsOn(networkId: string): { rec: ContainerRecord; ep: Endpoint }[];
+  connect(rec: ContainerRecord, net: NetworkRecord, cfg: { IPAMConfig?: EndpointConfig['IPAMConfig']; Aliases?: string[] | null; Links?: string[] | null }): Promise<void>;
+  disconnect(rec: ContainerRecord, net: NetworkRecord): Promise<void>;
+}
+
+export interface ContainerLookup {
+  find(ref: string): ContainerRecord;
+}
+
+export function networkRoutes(networks: NetworksBackend, networking: NetworkEndpointsBackend, containers: ContainerLookup): Route[] {
   const views = (n: NetworkRecord): NetworkEndpointView[] =>
     networking.endpointsOn(n.Id).map(({ rec, ep }) => ({ id: rec.Id, name: rec.Name.slice(1), endpointId: ep.endpointId ?? '', mac: ep.mac, ip: ep.ip, prefixLen: ep.prefixLen }));
   const show = (n: NetworkRecord, v: ApiVersion, inspect: boolean) => toNetworkJSON(n, v, views(n), inspect);

@@ -1,10 +1,16 @@
 // GET /_ping, /version, /info.
 import type { Route } from '../http/app';
 import { writeJSON, writeText } from '../http/respond';
-import type { SystemService } from '../services/system';
 import { toInfoJSON, toVersionJSON } from '../translate/response/system';
+import type { SystemInfo, VersionInfo } from '../types/system';
 
-export function systemRoutes(system: SystemService): Route[] {
+/** What /version and /info need (services/system). */
+export interface SystemBackend {
+  version(): Promise<VersionInfo>;
+  info(): Promise<SystemInfo>;
+}
+
+export function systemRoutes(system: SystemBackend): Route[] {
   const ping: Route['handler'] = (req, res) => {
     res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
     res.setHeader('Pragma', 'no-cache');

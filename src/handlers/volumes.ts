@@ -2,13 +2,22 @@
 import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
-import { invalidParameter } from '../errors';
-import type { VolumeService } from '../services/volumes';
 import { checkFilterKeys, filterVolumes, volumeFilterKeys } from '../translate/filters';
 import { toVolumeJSON } from '../translate/response/volumes';
 import { supports } from '../translate/version/features';
+import type { Volume } from '../types/volume';
 
-export function volumeRoutes(volumes: VolumeService): Route[] {
+/** What the volume routes need (services/volumes). */
+export interface VolumesBackend {
+  list(): Volume[];
+  get(name: string): Volume;
+  create(name: string | undefined, driver: string | undefined, opts: Record<string, string> | null, labels: Record<string, string> | null): Promise<Volume>;
+  remove(name: string, opts?: { force?: boolean }): Promise<void>;
+  /** The containers that use a volume (the `dangling` filter). */
+  usersOf(name: string): string[];
+}
+
+export function volumeRoutes(volumes: VolumesBackend): Route[] {
   return [
     {
       method: 'get',

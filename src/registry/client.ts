@@ -4,15 +4,7 @@
 // uploads, manifest puts and tag lists. HTTP for loopback and insecure registries, HTTPS otherwise.
 import { Readable } from 'node:stream';
 import { BerthError } from '../errors';
-
-export interface Credentials {
-  username?: string;
-  password?: string;
-  /** an identity token from an earlier login (OAuth refresh token) */
-  identitytoken?: string;
-  /** the spec's token login: a bearer token used as is */
-  registrytoken?: string;
-}
+import type { Credentials } from '../types/registry';
 
 export const MT = {
   dockerManifest: 'application/vnd.docker.distribution.manifest.v2+json',
@@ -266,17 +258,5 @@ export class RegistryClient {
     if (res.status === 404) throw new RegistryError(`repository ${notFoundName} not found: does not exist or no pull access`, 404);
     if (!res.ok) throw await RegistryClient.errorOf(res, `error listing tags of ${notFoundName}`);
     return ((await res.json()) as { tags?: string[] | null }).tags ?? [];
-  }
-}
-
-/** X-Registry-Auth: base64url (or base64) JSON with username/password/… or registrytoken; empty = anonymous. */
-export function decodeAuthHeader(h: string | undefined): Credentials {
-  if (!h) return {};
-  try {
-    const json = Buffer.from(h.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
-    const o = JSON.parse(json) as Record<string, string>;
-    return { username: o.username ?? o.Username, password: o.password ?? o.Password, identitytoken: o.identitytoken ?? o.IdentityToken, registrytoken: o.registrytoken ?? o.RegistryToken };
-  } catch {
-    return {};
   }
 }

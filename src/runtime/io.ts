@@ -6,9 +6,10 @@ import * as path from 'node:path';
 import type { Socket } from 'node:net';
 import { mkfifos, openReader, openWriter } from './fifo';
 import { nowRfc3339Nano } from './clock';
-import { incompleteUtf8Tail, LogEncoder, StreamName } from './jsonlog';
+import { incompleteUtf8Tail, LogEncoder } from './jsonlog';
 import { compressFile, LogSource, NO_ROTATION, openLogFiles, readableRotated, rotatedName } from './logfiles';
 import type { IOPaths, JsonFileOptions } from '../types/io';
+import type { StreamName } from '../types/io';
 
 export type { StreamName };
 export type OutputListener = (stream: StreamName, chunk: Buffer) => void;

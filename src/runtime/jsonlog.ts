@@ -9,8 +9,7 @@
 // expressions rather than JS loops over bytes.
 import { isUtf8 } from 'node:buffer';
 import { JSONLOG_WASM } from './jsonlog-wasm';
-
-export type StreamName = 'stdout' | 'stderr';
+import type { StreamName } from '../types/io';
 
 const HEAD = Buffer.from('{"log":"');
 // What the engine's json-file writer escapes (moby's jsonlog, ffjson style): `"` `\` \n \r as short escapes, other

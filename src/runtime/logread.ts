@@ -3,26 +3,9 @@
 // is appended until the container stops. Lines in berth's own layout are decoded without JSON.parse (jsonlog.ts).
 import * as zlib from 'node:zlib';
 import * as fs from 'node:fs';
-import { decodeLine, LineView, StreamName } from './jsonlog';
+import { decodeLine, LineView } from './jsonlog';
 import { closeLogSource, LogFileRef, LogSource, openLogFiles } from './logfiles';
-
-export interface LogEntry {
-  stream: StreamName;
-  log: string;
-  time: string;
-  attrs?: Record<string, string>;
-}
-
-export interface LogReadOptions {
-  stdout: boolean;
-  stderr: boolean;
-  sinceNs?: bigint;
-  tail?: number; // undefined = all
-  /** Logical range of the log to read (a follow that resumes, a catch-up that stops where live data begins): see
-   *  LogFileRef.base. */
-  from?: number;
-  until?: number;
-}
+import type { LogEntry, LogReadOptions } from '../types/logs';
 
 export function timeNs(t: string): bigint {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(t);

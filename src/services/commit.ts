@@ -4,26 +4,16 @@
 import type { Containerd } from '../containerd/client';
 import { readBlob, withLease } from '../containerd/content';
 import { conflict } from '../errors';
-import { familiarName, fullName, parseReference, withDefaultTag } from '../images/reference';
-import { applyChanges, ImageRunConfig } from '../translate/request/changes';
+import { familiarName, fullName, parseReference, withDefaultTag } from '../translate/reference';
+import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
 import { ImageService, LayerDesc, SNAPSHOTTER } from './images';
 import type { EventPublisher } from '../types/event';
 import type { OCIImageConfig } from '../types/image';
+import type { CommitOptions, ImageRunConfig } from '../types/image';
 
 const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
-
-export interface CommitOptions {
-  container: string;
-  repo?: string;
-  tag?: string;
-  comment?: string;
-  author?: string;
-  pause: boolean;
-  changes: string[];
-  config?: ImageRunConfig | null;
-}
 
 const nowNano = () => new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
 

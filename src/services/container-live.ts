@@ -2,12 +2,16 @@
 // last run's, for reads by logical offset after it ended), exit waiters, restart timers and the promises that order
 // a start after the previous run's cleanup. Shared by the container service and its exit monitor.
 import * as os from 'node:os';
-import { LogReaderThread } from './logs';
+import { LogReaderThread, streamLogs } from './logs';
+import { followLogs } from './logs-follow';
 import { ContainerIO, JsonFileLogOptions, LogAppendListener, OutputListener } from '../runtime/io';
-import { LogSource, openLogFiles, readableRotated } from '../runtime/logfiles';
+import { LogSource, openLogFiles, readableRotated, sourceSize } from '../runtime/logfiles';
+import { readLogs } from '../runtime/logread';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
 import type { ContainerStore } from '../store/containers';
 import type { ContainerRecord } from '../types/container';
+import type { StdinFeed } from '../types/io';
+import type { LogEntry, LogQuery, LogSink } from '../types/logs';
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
 export interface Live {
@@ -160,4 +164,72 @@ export class ContainerLive {
 
   /** Decodes big and followed log reads on a thread of its own (see logs-worker). */
   readonly logReader = new LogReaderThread();
+
+  /** The log's entries so far, decoded (attach's `logs`). */
+  logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> {
+    return readLogs(this.openLog(id), streams, emit);
+  }
+
+  /**
+   * The logs endpoint's bytes. A running container is followed live once its file has been read (see logs-follow);
+   * otherwise the file is read, and followed until the run ends. Big reads and follows are decoded on the log reader
+   * thread, while the main thread keeps capturing output.
+   */
+  async streamLogs(rec: ContainerRecord, q: LogQuery, sink: LogSink): Promise<void> {
+    const { read: o, format: fmt, follow } = q;
+    const threaded = this.logReader.stream.bind(this.logReader);
+    const live =
+      follow && rec.State.Running
+        ? followLogs(o, fmt, { size: () => this.logSizeOf(rec.Id), subscribe: (fn, onEnd) => this.subscribeLog(rec.Id, fn, onEnd), open: () => this.openLog(rec.Id) }, threaded, sink)
+        : undefined;
+    if (live) return live;
+    let stopResolve!: () => void;
+    const stopped = new Promise<void>((r) => (stopResolve = r));
+    let unsub: (() => void) | undefined;
+    if (follow && rec.State.Running) unsub = this.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
+    else stopResolve();
+    const src = this.openLog(rec.Id);
+    const big = follow || sourceSize(src) > 4 << 20;
+    await (big ? threaded : streamLogs)(
+      src,
+      o,
+      fmt,
+      async (b) => {
+        if (!sink.write(b)) await sink.drained();
+      },
+      follow ? { stopped, signal: sink.signal } : undefined,
+    );
+    unsub?.();
+  }
+
+  /** Bytes for stdin from an attached client, held until the run's stdin is open (retried every 20 ms), in order. */
+  stdinFeed(id: string, closeStdin: (id: string) => Promise<void>): StdinFeed {
+    const pending: Buffer[] = [];
+    let flushing: NodeJS.Timeout | undefined;
+    let canceled = false;
+    const flush = () => {
+      const w = this.stdinOf(id)?.stdin();
+      if (!w) {
+        flushing ??= setTimeout(() => {
+          flushing = undefined;
+          if (!canceled) flush();
+        }, 20);
+        return;
+      }
+      while (pending.length) w.write(pending.shift()!);
+    };
+    return {
+      write: (chunk) => {
+        pending.push(chunk);
+        flush();
+      },
+      endAfterFlush: () => {
+        const waitFlush = () => (pending.length && !canceled ? setTimeout(waitFlush, 20) : void closeStdin(id));
+        waitFlush();
+      },
+      cancel: () => {
+        canceled = true;
+      },
+    };
+  }
 }

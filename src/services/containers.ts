@@ -11,8 +11,7 @@ import type { Containerd } from '../containerd/client';
 import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
-import { ContainerIO, fifoPaths, JsonFileLogOptions, LogAppendListener, OutputListener } from '../runtime/io';
-import type { LogSource } from '../runtime/logfiles';
+import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
 import { createNetns, deleteNetns } from '../network/sandbox';
@@ -23,13 +22,14 @@ import { rfc3339Nano } from '../translate/time';
 import type { HostConfig } from '../types/config';
 import type { ContainerRecord } from '../types/container';
 import type { EventPublisher } from '../types/event';
+import type { StdinFeed } from '../types/io';
+import type { LogEntry, LogQuery, LogSink } from '../types/logs';
 import { ContainerConfigurator } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
 import { ContainerNetworking, ownsNetns } from './container-network';
 import type { ImageService } from './images';
 import { SNAPSHOTTER } from './images';
-import type { LogReaderThread } from './logs';
 import { parseSignal } from './signals';
 import type { VolumeService } from './volumes';
 
@@ -374,15 +374,14 @@ export class ContainerService {
   reconcile(): Promise<void> { return this.monitor.reconcile(); }
   startWithPolicies(): Promise<void> { return this.monitor.startWithPolicies(); }
   subscribeOutput(id: string, fn: OutputListener, onEnd: () => void): () => void { return this.live.subscribeOutput(id, fn, onEnd); }
-  openLog(id: string): LogSource { return this.live.openLog(id); }
-  logSizeOf(id: string): number | undefined { return this.live.logSizeOf(id); }
-  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined { return this.live.subscribeLog(id, fn, onEnd); }
-  stdinOf(id: string): ContainerIO | undefined { return this.live.stdinOf(id); }
-  get logReader(): LogReaderThread { return this.live.logReader; }
+  logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> { return this.live.logEntries(id, streams, emit); }
+  streamLogs(ref: string, q: LogQuery, sink: LogSink): Promise<void> { return this.live.streamLogs(this.find(ref), q, sink); }
+  stdinFeed(id: string): StdinFeed { return this.live.stdinFeed(id, (i) => this.closeStdin(i)); }
+  writeStdin(id: string, chunk: Buffer): void { this.live.stdinOf(id)?.stdin()?.write(chunk); }
 
   /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
   close(): void {
-    this.logReader.close();
+    this.live.logReader.close();
     for (const l of this.live.values()) {
       l.io?.close();
       if (l.restartTimer) clearTimeout(l.restartTimer);

@@ -47,6 +47,11 @@ export class ExecService {
     this.events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1), ...extra });
   }
 
+  /** The container an exec runs in (exec inspect shows it before 1.21). */
+  findContainer(ref: string): ContainerRecord {
+    return this.containers.find(ref);
+  }
+
   get(id: string): ExecRecord {
     const e = this.execs.get(id);
     if (!e) throw notFound(`No such exec instance: ${id}`);
@@ -103,18 +108,12 @@ export class ExecService {
     }
     const caps = cfg.Privileged ? ALL_CAPS : spec.process.capabilities.bounding;
     const env = [...spec.process.env];
-    for (const kv of cfg.Env ?? []) {
-      const k = kv.split('=')[0];
-      const i = env.findIndex((x) => x.split('=')[0] === k);
-      if (i >= 0) env[i] = kv;
-      else env.push(kv);
-    }
     const proc = {
       terminal: !!cfg.Tty,
       user,
       args: cfg.Cmd,
       env,
-      cwd: cfg.WorkingDir || spec.process.cwd || '/',
+      cwd: spec.process.cwd || '/',
       capabilities: { bounding: caps, effective: caps, permitted: caps },
       noNewPrivileges: spec.process.noNewPrivileges,
       apparmorProfile: spec.process.apparmorProfile,

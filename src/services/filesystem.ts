@@ -85,7 +85,7 @@ export class FilesystemService {
     return mounts[0] as MountLike;
   }
 
-  private async withTarget<T>(rec: ContainerRecord, mount: (target: string) => Promise<void>): Promise<View> {
+  private async withTarget(rec: ContainerRecord, mount: (target: string) => Promise<void>): Promise<View> {
     const target = path.join(this.mountDir, `${rec.Id.slice(0, 12)}-${crypto.randomBytes(4).toString('hex')}`);
     fs.mkdirSync(target, { recursive: true, mode: 0o700 });
     try {

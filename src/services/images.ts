@@ -16,7 +16,7 @@ import { conflict, invalidParameter, notFound } from '../errors';
 import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
 import { contentSize } from '../fs/usage';
 import { layerDirs, MountLike } from './rootfs';
-import { danglingName, familiarName, familiarRepo, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../images/reference';
+import { danglingName, familiarName, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../translate/reference';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
 import type { EventPublisher } from '../types/event';
 import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
@@ -69,6 +69,7 @@ interface ManifestInfo {
 }
 
 export class ImageService {
+  readonly snapshotter = SNAPSHOTTER;
   private readonly manifests = new Map<string, ManifestInfo>();
   private readonly configs = new Map<string, OCIImageConfig>();
 
@@ -539,4 +540,3 @@ export function humanSize(n: number): string {
   return `${Number(v.toPrecision(4))}${units[i]}`;
 }
 
-export { familiarRepo };

@@ -5,24 +5,18 @@
 // rotations of the files underneath are no concern here.
 import { frame, streamType, writeFrameHeader } from '../translate/stream';
 import type { LogAppendListener } from '../runtime/io';
-import { asLogged, StreamName } from '../runtime/jsonlog';
-import { detailsPrefix, fixedNano, LogStreamFormat } from './logs';
-import { LogFollow, LogReadOptions, timeNs } from '../runtime/logread';
+import { asLogged } from '../runtime/jsonlog';
+import { detailsPrefix, fixedNano } from './logs';
+import { LogFollow, timeNs } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
+import type { LogSink, LogReadOptions, LogStreamFormat } from '../types/logs';
+import type { StreamName } from '../types/io';
 
 const QUEUE_LIMIT = 64 << 20;
 /** How far behind the end of the file a reader subscribes to the live appends. */
 const NEAR = 32 << 20;
 
 export type LogReader = (src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
-
-export interface FollowTarget {
-  /** Hands bytes on; false when the destination is saturated (then wait for `drained`). `done` (if given) is called
-   *  once the destination no longer needs `b`. */
-  write(b: Buffer, done?: () => void): boolean;
-  drained(): Promise<void>;
-  signal: AbortSignal;
-}
 
 /** The payload of the entries appended in one write: the timestamp and details prefixes per entry, unframed. */
 function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, valid: boolean, details = ' '): Buffer {
@@ -87,7 +81,7 @@ export function followLogs(
     open(): LogSource;
   },
   read: LogReader,
-  to: FollowTarget,
+  to: LogSink,
 ): Promise<void> | undefined {
   if (live.size() === undefined) return undefined;
   let endResolve!: () => void;

@@ -3,9 +3,9 @@
 // Messages from the main thread: open (a LogSource: files the main thread opened, and closes at the run's end), ack (a chunk was written out), stop (the container stopped: read what is
 // left, then end), abort (the client went away). To the main thread: data (a transferred buffer), end, error.
 import { parentPort } from 'node:worker_threads';
-import { LogStreamFormat, streamLogs } from './logs';
-import type { LogReadOptions } from '../runtime/logread';
+import { streamLogs } from './logs';
 import type { LogSource } from '../runtime/logfiles';
+import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 
 export type ToWorker =
   | { type: 'open'; rid: number; src: LogSource; o: LogReadOptions; fmt: LogStreamFormat; follow: boolean }

@@ -4,20 +4,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import * as zlib from 'node:zlib';
 import type { FromWorker, ToWorker } from './logs-worker';
-import type { StreamName } from '../runtime/jsonlog';
 import { streamType, writeFrameHeader } from '../translate/stream';
 import { closeLogSource, LogSource } from '../runtime/logfiles';
-import { LogFollow, LogReadOptions, readLines, visitWanted } from '../runtime/logread';
-
-export interface LogStreamFormat {
-  /** Multiplexed 8-byte frames (false for a TTY container: raw bytes). */
-  framed: boolean;
-  timestamps: boolean;
-  /** `details` (1.24): the entry's attributes as `k=v,k=v ` before the text. */
-  details: boolean;
-}
+import { LogFollow, readLines, visitWanted } from '../runtime/logread';
+import type { LogReadOptions, LogStreamFormat } from '../types/logs';
+import type { StreamName } from '../types/io';
 
 /**
  * The logs endpoint's byte stream: every wanted entry of `file`, framed or raw, written in one buffer per chunk of

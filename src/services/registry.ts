@@ -5,11 +5,12 @@ import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream, sha256Digest, withLease, writeBlob } from '../containerd/content';
 import { invalidParameter } from '../errors';
-import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../images/reference';
-import { Credentials, Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
+import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../translate/reference';
+import { Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
 import { chainIds, ImageService, LayerDesc, progressBar, shortId } from './images';
 import type { EventPublisher } from '../types/event';
 import type { OCIImageConfig, ResolvedImage } from '../types/image';
+import type { Credentials } from '../types/registry';
 
 export type Progress = (msg: Record<string, unknown>) => void;
 
@@ -54,11 +55,49 @@ async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Prom
   if (errors.length) throw errors[0];
 }
 
+/** The tarball at a URL (fromSrc=URL); a host without a scheme is fetched over HTTP. */
+async function fetchTarball(src: string): Promise<Readable> {
+  let url: URL;
+  try {
+    url = new URL(src.includes('://') ? src : `http://${src}`);
+  } catch {
+    throw invalidParameter(`invalid URL: ${src}`);
+  }
+  const r = await fetch(url).catch((e: Error) => {
+    throw invalidParameter(`Get "${url}": ${(e as { cause?: Error }).cause?.message ?? e.message}`);
+  });
+  if (!r.ok || !r.body) throw invalidParameter(`Get "${url}": ${r.status} ${r.statusText}`);
+  return Readable.fromWeb(r.body as never);
+}
+
 export class RegistryService {
   constructor(private readonly d: RegistryServiceDeps) {}
 
   client(domain: string, creds: Credentials): RegistryClient {
     return new RegistryClient(domain === 'docker.io' ? 'registry-1.docker.io' : domain, creds, this.d.insecureRegistries);
+  }
+
+  /** GET /images/search: the registry's /v1/search — "host/term" searches that registry, anything else the default index, as the engine does. */
+  async search(term: string, creds: Credentials): Promise<unknown[]> {
+    const slash = term.indexOf('/');
+    const first = slash > 0 ? term.slice(0, slash) : '';
+    const isHost = first.includes('.') || first.includes(':') || first === 'localhost';
+    const host = isHost ? first : 'index.docker.io';
+    const q = isHost ? term.slice(slash + 1) : term;
+    const c = new RegistryClient(host, creds);
+    const url = `${c.base}/v1/search?q=${encodeURIComponent(q)}&n=25`;
+    const r = await c.request('GET', url, '');
+    if (!r.ok) {
+      await r.body?.cancel();
+      throw new Error(`Unexpected status code ${r.status}`);
+    }
+    const j = (await r.json()) as { results?: unknown[] };
+    return j.results ?? [];
+  }
+
+  /** POST /images/create?fromSrc=: the tarball in the request body, or fetched from a URL, imported as an image. */
+  async importImage(source: Readable | string, o: { repo?: string; tag?: string; message?: string; changes?: string[]; source: string }): Promise<string> {
+    return this.d.images.importTarball(typeof source === 'string' ? await fetchTarball(source) : source, o);
   }
 
   /** POST /auth: the registry's answer to the credentials. */

@@ -8,7 +8,7 @@ import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream } from '../containerd/content';
-import { familiarName, familiarRepo, isFullId, parseReference, withDefaultTag } from '../images/reference';
+import { familiarName, familiarRepo, isFullId, parseReference, withDefaultTag } from '../translate/reference';
 import { ImageService } from './images';
 import type { EventPublisher } from '../types/event';
 import type { ResolvedImage } from '../types/image';
@@ -29,6 +29,12 @@ export class SaveService {
   ) {}
 
   /** Resolves every name first (a missing one is an error before anything is written). */
+  /** GET /images/get: the named images resolved (errors before anything is written), then their archive to `start()`. */
+  async save(names: string[], start: () => Writable): Promise<void> {
+    const wanted = await this.resolve(names);
+    await this.write(wanted, start());
+  }
+
   async resolve(names: string[]): Promise<Wanted[]> {
     const out = new Map<string, Wanted>();
     for (const n of names) {

@@ -1,10 +1,12 @@
-// Readings for GET /containers/(id)/stats: containerd task metrics, the host's CPU time (/proc/stat, as the
+// Readings for GET /containers/(id)/stats (one, a pair for stream=0, or one a second while the container runs): containerd task metrics, the host's CPU time (/proc/stat, as the
 // engine computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Containerd } from '../containerd/client';
 import { conflict } from '../errors';
+import type { ContainerStore } from '../store/containers';
 import type { StatsReading, NetCounters } from '../translate/response/stats';
+import type { ContainerRecord } from '../types/container';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
 
@@ -38,4 +40,42 @@ export async function readStats(ctr: Containerd, id: string, pid: number): Promi
   const { metrics } = await ctr.tasks.Metrics({ filters: [`id==${id}`] });
   if (!metrics.length) throw conflict(`Container ${id} is not running`);
   return { read: rfc3339Nano(now()), metrics: ctr.any.unpack(metrics[0].data as never), systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid) };
+}
+
+const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemCpuNs: 0, onlineCpus: 0, networks: {} };
+
+export class StatsService {
+  constructor(
+    private readonly ctr: Containerd,
+    private readonly store: ContainerStore,
+  ) {}
+
+  find(ref: string): ContainerRecord {
+    return this.store.find(ref);
+  }
+
+  /** A reading of the container now, undefined when it is not running. */
+  private async sample(id: string): Promise<StatsReading | undefined> {
+    const cur = this.store.find(id);
+    if (!cur.State.Running) return undefined;
+    return readStats(this.ctr, id, cur.State.Pid).catch(() => undefined);
+  }
+
+  /** stream=0: a reading with its precpu from one taken 100 ms before (as the engine's one-shot does). */
+  async once(id: string): Promise<{ cur: StatsReading; prev?: StatsReading }> {
+    const first = await this.sample(id);
+    if (first) await new Promise((r) => setTimeout(r, 100));
+    const second = first ? await this.sample(id) : undefined;
+    return { cur: second ?? first ?? EMPTY, prev: first && second ? first : undefined };
+  }
+
+  /** A reading a second while the container runs and `open()` holds. */
+  async *stream(id: string, open: () => boolean): AsyncGenerator<StatsReading> {
+    while (open()) {
+      const cur = await this.sample(id);
+      if (!cur) return;
+      yield cur;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }

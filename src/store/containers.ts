@@ -6,10 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conflict, invalidParameter, notFound } from '../errors';
 import { readJSONFileSync, writeFileAtomic } from './atomic';
-import type { ContainerConfig, HostConfig } from '../types/config';
-import type { Endpoint, NetworkingConfig } from '../types/network';
-import type { IOPaths } from '../types/io';
-import type { ContainerRecord, ContainerState, HealthState } from '../types/container';
+import type { ContainerRecord, ContainerState } from '../types/container';
 
 export const ZERO = '0001-01-01T00:00:00Z';
 

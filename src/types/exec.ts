@@ -2,9 +2,7 @@
 
 export interface ExecConfig {
   Cmd: string[];
-  Env?: string[] | null;
   User?: string;
-  WorkingDir?: string;
   Privileged?: boolean;
   Tty?: boolean;
   AttachStdin?: boolean;

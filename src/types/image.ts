@@ -34,3 +34,29 @@ export interface DeleteResult {
   Untagged?: string;
   Deleted?: string;
 }
+
+/** The run config that commit's body and the `changes` lines of commit and import set (Docker's field names). */
+export interface ImageRunConfig {
+  Cmd?: string[] | null;
+  Entrypoint?: string[] | null;
+  Env?: string[] | null;
+  ExposedPorts?: Record<string, object> | null;
+  Labels?: Record<string, string> | null;
+  User?: string;
+  Volumes?: Record<string, object> | null;
+  WorkingDir?: string;
+  OnBuild?: string[] | null;
+  [k: string]: unknown;
+}
+
+/** POST /commit's query and body. */
+export interface CommitOptions {
+  container: string;
+  repo?: string;
+  tag?: string;
+  comment?: string;
+  author?: string;
+  pause: boolean;
+  changes: string[];
+  config?: ImageRunConfig | null;
+}

@@ -15,3 +15,15 @@ export interface JsonFileOptions {
   maxFiles: number;
   compress: boolean;
 }
+
+/** A container's output streams. */
+export type StreamName = 'stdout' | 'stderr';
+
+/** Bytes for a container's stdin from an attached client, held until the run's stdin is open. */
+export interface StdinFeed {
+  write(chunk: Buffer): void;
+  /** Closes the container's stdin once everything written reached it (StdinOnce). */
+  endAfterFlush(): void;
+  /** The client is gone: nothing more is delivered. */
+  cancel(): void;
+}

@@ -2,7 +2,7 @@
 // the files from the exact (logical) offset where what it was handed ends, then live again.
 import { followLogs, formatAppended, LogReader } from '../../src/services/logs-follow';
 import type { LogAppendListener } from '../../src/runtime/io';
-import type { LogReadOptions } from '../../src/runtime/logread';
+import type { LogReadOptions } from '../../src/types/logs';
 
 const T = '2026-01-01T00:00:01.5Z';
 const fmt = { framed: false, timestamps: false, details: false };

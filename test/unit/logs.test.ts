@@ -2,7 +2,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readLogs, LogEntry } from '../../src/runtime/logread';
+import { readLogs } from '../../src/runtime/logread';
+import type { LogEntry } from '../../src/types/logs';
 
 function line(i: number, stream: 'stdout' | 'stderr'): string {
   return JSON.stringify({ log: `line ${i}\n`, stream, time: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000000001Z` }) + '\n';

@@ -1,4 +1,4 @@
-import { parseReference, familiarName, normalizeTagged, fullName, withDefaultTag, isFullId } from '../../src/images/reference';
+import { parseReference, familiarName, normalizeTagged, fullName, withDefaultTag, isFullId } from '../../src/translate/reference';
 
 describe('image references like the engine', () => {
   test.each([

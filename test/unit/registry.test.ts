@@ -1,4 +1,5 @@
-import { decodeAuthHeader, isInsecureHost, parseChallenge } from '../../src/registry/client';
+import { isInsecureHost, parseChallenge } from '../../src/registry/client';
+import { decodeAuthHeader } from '../../src/translate/request/auth';
 import { selectPlatform } from '../../src/services/registry';
 import { applyChanges, splitWords } from '../../src/translate/request/changes';
 

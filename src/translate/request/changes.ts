@@ -1,19 +1,7 @@
 // The `changes` of commit and import: Dockerfile instruction lines (CMD, ENTRYPOINT, ENV, EXPOSE, LABEL, USER,
 // VOLUME, WORKDIR, ONBUILD) applied to an image config, as the engine applies them — pure.
 import { invalidParameter } from '../../errors';
-
-export interface ImageRunConfig {
-  Cmd?: string[] | null;
-  Entrypoint?: string[] | null;
-  Env?: string[] | null;
-  ExposedPorts?: Record<string, object> | null;
-  Labels?: Record<string, string> | null;
-  User?: string;
-  Volumes?: Record<string, object> | null;
-  WorkingDir?: string;
-  OnBuild?: string[] | null;
-  [k: string]: unknown;
-}
+import type { ImageRunConfig } from '../../types/image';
 
 const ALLOWED = ['CMD', 'ENTRYPOINT', 'ENV', 'EXPOSE', 'LABEL', 'ONBUILD', 'USER', 'VOLUME', 'WORKDIR'];
 

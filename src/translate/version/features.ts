@@ -55,8 +55,6 @@ export const FEATURES = {
   LogsDetails: { since: '1.24' },
   LogsSince: { since: '1.19' },
   ExecInspectContainer: { until: '1.20' },
-  ExecEnv: { since: '1.25' },
-  ExecWorkingDir: { since: '1.35' },
   // stats
   StatsPreCPU: { since: '1.19' },
   StatsNetworks: { since: '1.22' },
