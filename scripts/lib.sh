@@ -22,7 +22,8 @@ ensure_cmds() {
 
 ensure_runtime() {
   ensure_cmds node:nodejs npm:npm containerd:containerd runc:runc ip:iproute2 iptables:iptables ps:procps \
-    mkfifo:coreutils /usr/lib/cni/bridge:containernetworking-plugins
+    mkfifo:coreutils /usr/lib/cni/bridge:containernetworking-plugins \
+    etcd:etcd-server openssl:openssl
 }
 
 ensure_build() {

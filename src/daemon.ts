@@ -12,7 +12,9 @@ import { listen, Listener } from './http/server';
 import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
 import { systemRoutes } from './handlers/system';
-import { swarmRoutes } from './handlers/swarm';
+import { infoSwarmSection, swarmRoutes } from './handlers/swarm';
+import { nodeRoutes } from './handlers/nodes';
+import { ClusterService } from './cluster/service';
 import { ImageService } from './services/images';
 import { imageRoutes } from './handlers/images';
 import { RegistryService } from './services/registry';
@@ -106,9 +108,25 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     containerCounts: () => containers.counts(),
   });
 
+  const cluster = new ClusterService({
+    dataRoot: config.dataRoot,
+    logger,
+    describe: () => ({
+      hostname: os.hostname(),
+      architecture: os.arch() === 'x64' ? 'x86_64' : os.arch(),
+      os: 'linux',
+      nanoCPUs: os.cpus().length * 1e9,
+      memoryBytes: os.totalmem(),
+      engineVersion: BERTH_VERSION,
+    }),
+    interfaces: () =>
+      Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
+  });
+  await cluster.start();
+
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
-  const routes: Route[] = [...systemRoutes(system), ...swarmRoutes(), ...registryRoutes(new RegistryService({ ctr, images, events })), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...registryRoutes(new RegistryService({ ctr, images, events })), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));
@@ -144,6 +162,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       events.close();
       bridge.close();
       supervisor?.close();
+      cluster.close();
       ctr.close();
     },
   };

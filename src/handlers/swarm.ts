@@ -1,34 +1,105 @@
-// Swarm, node, task and plugin endpoints until swarm mode is built: the spec's answers for a node that is not in
-// a swarm (406), a clear 503 for init/join, and the reference's empty plugin list.
+// Swarm endpoints (docs/swarm.md): GET /swarm, POST /swarm/init|join|leave|update, and the Swarm section of GET
+// /info; the node and task routes are in handlers/nodes.ts. Services (the swarm part 2) and plugins: the spec's
+// answers until they exist.
 import type { Route, Handler } from '../http/app';
-import { BerthError, notAcceptable, unavailable } from '../errors';
-import { writeJSON } from '../http/respond';
+import { invalidParameter, notAcceptable } from '../errors';
+import { queryBool, queryString, readJSON } from '../http/query';
+import { writeJSON, writeNoContent } from '../http/respond';
+import type { ClusterRecord, SwarmInfo, SwarmSpec, Versioned } from '../types/swarm';
+import { parseVersion } from '../translate/request/swarm';
+import { TLSInfoFacts, toInfoSwarmJSON, toSwarmJSON } from '../translate/response/swarm';
 
-const NOT_MANAGER =
+export const NOT_MANAGER =
   'This node is not a swarm manager. Use "docker swarm init" or "docker swarm join" to connect this node to swarm and try again.';
-const NOT_IN_SWARM = 'This node is not part of a swarm';
-const NO_SWARM_MODE = 'swarm mode is not available in this build of berth';
 
-const fail = (err: () => BerthError): Handler => () => {
-  throw err();
-};
+export interface InitBody {
+  ListenAddr?: string;
+  AdvertiseAddr?: string;
+  ForceNewCluster?: boolean;
+  Spec?: SwarmSpec;
+}
 
-export function swarmRoutes(): Route[] {
-  const notManager = fail(() => notAcceptable(NOT_MANAGER));
+export interface JoinBody {
+  ListenAddr?: string;
+  AdvertiseAddr?: string;
+  RemoteAddrs?: string[];
+  JoinToken?: string;
+}
+
+export interface SwarmBackend {
+  init(req: InitBody): Promise<string>;
+  join(req: JoinBody): Promise<void>;
+  leave(force: boolean): Promise<void>;
+  inspect(): Promise<{ cluster: Versioned<ClusterRecord>; tls: TLSInfoFacts; tokens: { worker: string; manager: string } }>;
+  update(version: number, spec: SwarmSpec | undefined, rotate: { worker: boolean; manager: boolean }): Promise<void>;
+  info(): Promise<{ info: SwarmInfo; tls?: TLSInfoFacts } | undefined>;
+}
+
+/** A JSON object body, required (the reference's message for an empty one). */
+async function objectBody<T>(req: Parameters<Handler>[0]): Promise<T> {
+  const body = await readJSON<T>(req);
+  if (body === undefined) throw invalidParameter('got EOF while reading request body');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('json: cannot unmarshal into a request object');
+  return body;
+}
+
+export function swarmRoutes(swarm: SwarmBackend): Route[] {
+  const notManager: Handler = () => {
+    throw notAcceptable(NOT_MANAGER);
+  };
   return [
-    { method: 'get', path: '/swarm', handler: notManager },
-    { method: 'post', path: '/swarm/init', handler: fail(() => unavailable(NO_SWARM_MODE)) },
-    { method: 'post', path: '/swarm/join', handler: fail(() => unavailable(NO_SWARM_MODE)) },
-    { method: 'post', path: '/swarm/leave', handler: fail(() => notAcceptable(NOT_IN_SWARM)) },
-    { method: 'post', path: '/swarm/update', handler: notManager },
-    { method: 'get', path: '/nodes', handler: notManager },
-    { method: 'get', path: '/nodes/:id', handler: notManager },
-    { method: 'delete', path: '/nodes/:id', handler: notManager },
-    { method: 'post', path: '/nodes/:id/update', handler: notManager },
-    { method: 'get', path: '/tasks', handler: notManager },
-    { method: 'get', path: '/tasks/:id', handler: notManager },
+    {
+      method: 'get',
+      path: '/swarm',
+      handler: async (_req, res) => {
+        const s = await swarm.inspect();
+        writeJSON(res, 200, toSwarmJSON(s.cluster, s.tls, s.tokens));
+      },
+    },
+    {
+      method: 'post',
+      path: '/swarm/init',
+      handler: async (req, res) => {
+        const body = await objectBody<InitBody>(req);
+        writeJSON(res, 200, await swarm.init(body));
+      },
+    },
+    {
+      method: 'post',
+      path: '/swarm/join',
+      handler: async (req, res) => {
+        const body = await objectBody<JoinBody>(req);
+        await swarm.join(body);
+        writeNoContent(res, 200);
+      },
+    },
+    {
+      method: 'post',
+      path: '/swarm/leave',
+      handler: async (req, res) => {
+        await swarm.leave(queryBool(req, 'force'));
+        writeNoContent(res, 200);
+      },
+    },
+    {
+      method: 'post',
+      path: '/swarm/update',
+      handler: async (req, res) => {
+        const spec = await objectBody<SwarmSpec>(req);
+        const version = parseVersion(queryString(req, 'version'), 'swarm');
+        await swarm.update(version, spec, { worker: queryBool(req, 'rotateWorkerToken'), manager: queryBool(req, 'rotateManagerToken') });
+        writeNoContent(res, 200);
+      },
+    },
     { method: 'get', path: '/services', handler: notManager },
     { method: 'get', path: '/services/:id', handler: notManager },
     { method: 'get', path: '/plugins', handler: (_req, res) => writeJSON(res, 200, []) },
   ];
 }
+
+/** GET /info's Swarm section for a node in a swarm (undefined: keep the inactive one). */
+export async function infoSwarmSection(swarm: SwarmBackend): Promise<Record<string, unknown> | undefined> {
+  const s = await swarm.info();
+  return s && toInfoSwarmJSON(s.info, s.tls);
+}
+

@@ -10,7 +10,10 @@ export interface SystemBackend {
   info(): Promise<SystemInfo>;
 }
 
-export function systemRoutes(system: SystemBackend): Route[] {
+/** GET /info's Swarm section for a node in a swarm (undefined: outside one, the inactive section stays). */
+export type SwarmSection = () => Promise<Record<string, unknown> | undefined>;
+
+export function systemRoutes(system: SystemBackend, swarmSection?: SwarmSection): Route[] {
   const ping: Route['handler'] = (req, res) => {
     res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
     res.setHeader('Pragma', 'no-cache');
@@ -32,7 +35,12 @@ export function systemRoutes(system: SystemBackend): Route[] {
     {
       method: 'get',
       path: '/info',
-      handler: async (req, res) => writeJSON(res, 200, toInfoJSON(await system.info(), req.apiVersion)),
+      handler: async (req, res) => {
+        const [info, swarm] = await Promise.all([system.info(), swarmSection?.()]);
+        const json = toInfoJSON(info, req.apiVersion);
+        if (swarm && 'Swarm' in json) json.Swarm = swarm;
+        writeJSON(res, 200, json);
+      },
     },
   ];
 }

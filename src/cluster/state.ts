@@ -1,0 +1,212 @@
+// The cluster's state in etcd, through the npm etcd3 client over TLS (docs/swarm.md, "State"): the cluster object,
+// node records, alive keys on heartbeat leases, the leader election, tasks, and etcd's own membership. Versions are
+// etcd mod revisions; conditional writes are transactions comparing them. Errors of an etcd without quorum become
+// the reference's "no leader" answer; nothing here knows HTTP.
+import { Etcd3, Lease, Campaign, IOptions } from 'etcd3';
+import { BerthError, conflict, systemError } from '../errors';
+import type { ClusterRecord, NodeRecord, TaskRecord, Versioned } from '../types/swarm';
+import type { Logger } from '../log';
+
+const PREFIX = '/berth/swarm/';
+const K = {
+  cluster: PREFIX + 'cluster',
+  node: (id: string) => PREFIX + 'nodes/' + id,
+  nodes: PREFIX + 'nodes/',
+  alive: (id: string) => PREFIX + 'alive/' + id,
+  alives: PREFIX + 'alive/',
+  tasks: PREFIX + 'tasks/',
+};
+const ELECTION = 'berth-swarm-leader';
+
+export const NO_LEADER =
+  "rpc error: code = Unknown desc = The swarm does not have a leader. It's possible that too few managers are online. Make sure more than half of the managers are online.";
+export const OUT_OF_SEQUENCE = 'rpc error: code = Unknown desc = update out of sequence';
+
+/** How long one etcd call may take before the cluster counts as without a leader. */
+const CALL_TIMEOUT_MS = 4000;
+
+export interface EtcdCredentials {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+function fromEtcd(err: unknown): BerthError {
+  if (err instanceof BerthError) return err;
+  const name = (err as Error)?.name ?? '';
+  const msg = String((err as Error)?.message ?? err);
+  if (/DeadlineExceeded|Unavailable|request timed out|no leader|leader changed|ClientRuntime|connect|circuit|Broken/i.test(name + ' ' + msg)) {
+    return systemError(NO_LEADER, err);
+  }
+  return systemError(msg, err);
+}
+
+async function guard<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw fromEtcd(err);
+  }
+}
+
+export class ClusterState {
+  readonly client: Etcd3;
+  private lease?: Lease;
+  private campaign?: Campaign;
+  private closed = false;
+
+  constructor(
+    endpoints: string[],
+    creds: EtcdCredentials,
+    private readonly logger: Logger,
+  ) {
+    const opts: IOptions = {
+      hosts: endpoints,
+      credentials: { rootCertificate: creds.ca, certChain: creds.cert, privateKey: creds.key },
+      dialTimeout: CALL_TIMEOUT_MS,
+      // Node certificates name every node `localhost` too: TLS checks that name, not the IP (Node warns on an IP).
+      grpcOptions: { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' },
+      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS }),
+    };
+    this.client = new Etcd3(opts);
+  }
+
+  private async getJSON<T>(key: string): Promise<Versioned<T> | undefined> {
+    const r = await guard(this.client.get(key).exec());
+    const kv = r.kvs[0];
+    if (!kv) return undefined;
+    return { value: JSON.parse(kv.value.toString('utf8')) as T, version: Number(kv.mod_revision) };
+  }
+
+  private async listJSON<T>(prefix: string): Promise<Versioned<T>[]> {
+    const r = await guard(this.client.getAll().prefix(prefix).exec());
+    return r.kvs.map((kv) => ({ value: JSON.parse(kv.value.toString('utf8')) as T, version: Number(kv.mod_revision) }));
+  }
+
+  /** Writes `value` if the key's mod revision is still `version` (0: the key must not exist). */
+  private async putIf(key: string, value: unknown, version: number): Promise<number> {
+    const r = await guard(
+      this.client
+        .if(key, 'Mod', '==', version)
+        .then(this.client.put(key).value(JSON.stringify(value)))
+        .commit(),
+    );
+    if (!r.succeeded) throw conflict(OUT_OF_SEQUENCE);
+    return Number(r.header.revision);
+  }
+
+  cluster(): Promise<Versioned<ClusterRecord> | undefined> {
+    return this.getJSON<ClusterRecord>(K.cluster);
+  }
+
+  putCluster(rec: ClusterRecord, version: number): Promise<number> {
+    return this.putIf(K.cluster, rec, version);
+  }
+
+  node(id: string): Promise<Versioned<NodeRecord> | undefined> {
+    return this.getJSON<NodeRecord>(K.node(id));
+  }
+
+  nodes(): Promise<Versioned<NodeRecord>[]> {
+    return this.listJSON<NodeRecord>(K.nodes);
+  }
+
+  putNode(rec: NodeRecord, version: number): Promise<number> {
+    return this.putIf(K.node(rec.id), rec, version);
+  }
+
+  async deleteNode(id: string): Promise<void> {
+    await guard(this.client.delete().key(K.node(id)).exec());
+    await guard(this.client.delete().key(K.alive(id)).exec());
+  }
+
+  /** Ids of the nodes whose heartbeat lease is alive. */
+  async alive(): Promise<Set<string>> {
+    const keys = await guard(this.client.getAll().prefix(K.alives).keys());
+    return new Set(keys.map((k) => k.slice(K.alives.length)));
+  }
+
+  async leader(): Promise<string | undefined> {
+    return guard(this.client.election(ELECTION).leader());
+  }
+
+  tasks(): Promise<Versioned<TaskRecord>[]> {
+    return this.listJSON<TaskRecord>(K.tasks);
+  }
+
+  /**
+   * Heartbeats: a lease with TTL `ttlSec` (etcd3 refreshes it every third of the TTL) carrying `alive/<id>`; a
+   * manager also campaigns in the leader election. A lost lease (etcd unreachable past the TTL) is granted again.
+   */
+  startHeartbeat(nodeId: string, ttlSec: number, manager: boolean): void {
+    if (this.closed) return;
+    const lease = this.client.lease(ttlSec, { autoKeepAlive: true });
+    this.lease = lease;
+    lease.on('lost', () => {
+      if (this.closed || this.lease !== lease) return;
+      this.logger.warn('swarm heartbeat lease lost; granting a new one');
+      this.stopCampaign();
+      setTimeout(() => this.startHeartbeat(nodeId, ttlSec, manager), 500).unref();
+    });
+    lease
+      .put(K.alive(nodeId))
+      .value(String(Date.now()))
+      .exec()
+      .catch((err) => this.logger.warn('swarm heartbeat failed', { err: String(err) }));
+    if (manager) this.startCampaign(nodeId, ttlSec);
+  }
+
+  private startCampaign(nodeId: string, ttlSec: number): void {
+    const c = this.client.election(ELECTION, ttlSec).campaign(nodeId);
+    this.campaign = c;
+    c.on('error', (err) => {
+      if (this.closed || this.campaign !== c) return;
+      this.logger.warn('swarm leader campaign failed; campaigning again', { err: String(err) });
+      setTimeout(() => {
+        if (!this.closed && this.campaign === c) this.startCampaign(nodeId, ttlSec);
+      }, 500).unref();
+    });
+  }
+
+  private stopCampaign(): void {
+    const c = this.campaign;
+    this.campaign = undefined;
+    c?.resign().catch(() => undefined);
+  }
+
+  /** Ends the heartbeat at once (leave): the alive key and the candidacy go with the lease. */
+  async stopHeartbeat(): Promise<void> {
+    const c = this.campaign;
+    const l = this.lease;
+    this.campaign = undefined;
+    this.lease = undefined;
+    await c?.resign().catch(() => undefined);
+    await l?.revoke().catch(() => undefined);
+  }
+
+  async memberAdd(peerURL: string): Promise<{ id: string; initialCluster: string }> {
+    const r = await guard(this.client.cluster.memberAdd({ peerURLs: [peerURL] }));
+    const initialCluster = r.members
+      .map((m) => (m.ID === r.member.ID ? `NEW=${peerURL}` : `${m.name}=${m.peerURLs[0]}`))
+      .join(',');
+    return { id: r.member.ID, initialCluster };
+  }
+
+  async memberRemoveByPeer(peerURL: string): Promise<void> {
+    const list = await guard(this.client.cluster.memberList({}));
+    const m = list.members.find((x) => x.peerURLs.includes(peerURL));
+    if (m) await guard(this.client.cluster.memberRemove({ ID: m.ID }));
+  }
+
+  async members(): Promise<{ name: string; peerURLs: string[]; clientURLs: string[] }[]> {
+    const list = await guard(this.client.cluster.memberList({}));
+    return list.members.map((m) => ({ name: m.name, peerURLs: m.peerURLs, clientURLs: m.clientURLs }));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.campaign = undefined;
+    this.lease = undefined;
+    this.client.close();
+  }
+}

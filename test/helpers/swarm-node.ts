@@ -1,0 +1,130 @@
+// berth nodes for the swarm tests: each a real bin/berthd process (so that a test can SIGKILL it) with its own data
+// root, socket, containerd namespace, bridge name and subnet, advertising 127.0.0.N. close() stops the berthd and
+// the etcd member it started (by the pid file under its data root), removes its containerd namespace, bridge and
+// folder — whatever state the test left it in.
+import { execFile, spawn, ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { containerdAddress, request, RequestOptions, TestResponse } from './berth';
+import { cleanupNamespace } from './cleanup';
+import { Containerd } from '../../src/containerd/client';
+import { bridgeRules, removeRules } from '../../src/network/bridge';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface SwarmNode {
+  n: number;
+  ip: string;
+  /** The cluster endpoint, 127.0.0.N:PORT. */
+  addr: string;
+  socket: string;
+  dataRoot: string;
+  child: ChildProcess;
+  request(method: string, urlPath: string, opts?: RequestOptions): Promise<TestResponse>;
+  docker(args: string[], timeoutMs?: number): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** SIGKILL the berthd (and, with `withEtcd`, its etcd member: the whole machine gone). */
+  kill(withEtcd?: boolean): Promise<void>;
+  /** Starts berthd again on the same data root. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const exited = (c: ChildProcess): Promise<void> => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+
+function etcdPid(dataRoot: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dataRoot, 'swarm', 'etcd.pid'), 'utf8'));
+    process.kill(pid, 0);
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('etcd') ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function killAndWait(pid: number | undefined, sig: NodeJS.Signals): Promise<void> {
+  if (!pid) return;
+  try {
+    process.kill(pid, sig);
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 200; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    // A child of this process (never here: etcd is berthd's) would linger as a zombie; /proc tells.
+    try {
+      if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) return;
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Node N of a test: 127.0.0.N, cluster port `port` (etcd on port+2 and port+3). */
+export async function startSwarmNode(n: number, port: number): Promise<SwarmNode> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `berth-swarm${n}-`));
+  const socket = path.join(dir, 'berth.sock');
+  const dataRoot = path.join(dir, 'data');
+  const namespace = `berth-swarm-${process.pid}-${n}`;
+  const bridge = `bsw${process.pid % 10000}n${n}`;
+  const subnet = `10.252.${n}.0/24`;
+  const ip = `127.0.0.${n}`;
+  const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', 'warn'];
+  const launch = async (): Promise<ChildProcess> => {
+    const log = fs.openSync(path.join(dir, 'berthd.log'), 'a');
+    const child = spawn(path.join(ROOT, 'bin/berthd'), args, { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    const t0 = Date.now();
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`berthd ${n} exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'berthd.log'), 'utf8').slice(-2000)}`);
+      if (await request(socket, 'GET', '/_ping').then((r) => r.status === 200, () => false)) return child;
+      if (Date.now() - t0 > 30_000) throw new Error(`berthd ${n} did not answer`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const node: SwarmNode = {
+    n,
+    ip,
+    addr: `${ip}:${port}`,
+    socket,
+    dataRoot,
+    child: await launch(),
+    request: (method, urlPath, o) => request(socket, method, urlPath, o),
+    docker: (dargs, timeoutMs = 60_000) =>
+      new Promise((resolve) => {
+        const env: NodeJS.ProcessEnv = { ...process.env, DOCKER_HOST: `unix://${socket}`, DOCKER_CONFIG: path.join(dir, 'docker-config') };
+        delete env.DOCKER_API_VERSION;
+        execFile('docker', dargs, { env, timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) =>
+          resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+        );
+      }),
+    async kill(withEtcd = false) {
+      node.child.kill('SIGKILL');
+      await exited(node.child);
+      if (withEtcd) await killAndWait(etcdPid(dataRoot), 'SIGKILL');
+    },
+    async start() {
+      node.child = await launch();
+    },
+    async close() {
+      if (node.child.exitCode === null && node.child.signalCode === null) {
+        node.child.kill('SIGTERM');
+        await Promise.race([exited(node.child), new Promise((r) => setTimeout(r, 5000))]);
+        node.child.kill('SIGKILL');
+      }
+      await killAndWait(etcdPid(dataRoot), 'SIGKILL');
+      const ctr = new Containerd({ address: containerdAddress(), namespace });
+      await cleanupNamespace(ctr).catch(() => undefined);
+      ctr.close();
+      await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
+      await removeRules(bridgeRules(bridge, subnet, false)).catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  return node;
+}
