@@ -1,5 +1,6 @@
 // dockerd-style flags for bin/berthd.
 import * as path from 'node:path';
+import type { PluginTimings } from './plugins/client';
 
 export interface Config {
   hosts: string[];
@@ -15,6 +16,12 @@ export interface Config {
   bridgeName: string;
   /** cgroup parent for containers (`/berth` → /sys/fs/cgroup/<ctl>/berth/<id>). */
   cgroupParent: string;
+  /** Where legacy plugins' sockets are found and managed plugins' sockets appear (the engine's /run/docker/plugins). */
+  pluginSocketDir: string;
+  /** Where legacy plugins' .spec/.json files are found. */
+  pluginSpecDirs: string[];
+  /** The plugin client's retry window and deadlines: the engine's (30 s, 2 min, 1 min); tests shorten them. */
+  pluginTimings?: PluginTimings;
 }
 
 export const DEFAULTS: Config = {
@@ -26,6 +33,8 @@ export const DEFAULTS: Config = {
   bridgeSubnet: '172.31.0.0/16',
   bridgeName: 'berth0',
   cgroupParent: '/berth',
+  pluginSocketDir: '/run/docker/plugins',
+  pluginSpecDirs: ['/etc/docker/plugins', '/usr/lib/docker/plugins'],
 };
 
 export const DEFAULT_HOST = 'unix:///var/run/berth.sock';
@@ -45,6 +54,9 @@ Options:
       --bridge-subnet string Subnet of berth's default bridge (default "172.31.0.0/16")
       --bridge-name string   Interface name of berth's default bridge (default "berth0")
       --cgroup-parent string Parent cgroup for containers (default "/berth")
+      --plugin-socket-dir string  Directory of plugin sockets (default "/run/docker/plugins")
+      --plugin-spec-dir list Directory of plugin .spec/.json files, repeatable (default /etc/docker/plugins,
+                             /usr/lib/docker/plugins)
   -v, --version              Print version information and quit
   -h, --help                 Print usage
 `;
@@ -53,6 +65,7 @@ export class UsageError extends Error {}
 
 export function parseArgs(argv: string[]): Config | 'help' | 'version' {
   const c: Config = { ...DEFAULTS, hosts: [] };
+  const specDirs: string[] = [];
   const take = (i: number, name: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`flag needs an argument: ${name}`);
@@ -105,6 +118,12 @@ export function parseArgs(argv: string[]): Config | 'help' | 'version' {
       case '--cgroup-parent':
         c.cgroupParent = val();
         break;
+      case '--plugin-socket-dir':
+        c.pluginSocketDir = path.resolve(val());
+        break;
+      case '--plugin-spec-dir':
+        specDirs.push(path.resolve(val()));
+        break;
       case '-h':
       case '--help':
         return 'help';
@@ -116,6 +135,7 @@ export function parseArgs(argv: string[]): Config | 'help' | 'version' {
     }
   }
   if (c.hosts.length === 0) c.hosts.push(DEFAULT_HOST);
+  if (specDirs.length) c.pluginSpecDirs = specDirs;
   return c;
 }
 

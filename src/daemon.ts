@@ -30,6 +30,7 @@ import { ExecService } from './services/exec';
 import { HealthMonitor } from './services/health';
 import { execRoutes } from './handlers/exec';
 import { VolumeService } from './services/volumes';
+import { VolumeDrivers } from './plugins/drivers';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
@@ -76,7 +77,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   events.persistTo(path.join(config.dataRoot, 'events.jsonl'));
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
-  const volumes = new VolumeService(config.dataRoot, events);
+  const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, { findVolumeDriver: () => undefined, enabledVolumeDrivers: () => [] }, config.pluginTimings);
+  const volumes = new VolumeService(config.dataRoot, events, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
   const networking = new ContainerNetworking({ networks, store, logger });
   networks.usersOf = (id) => networking.endpointsOn(id).map((e) => e.rec.Id);
@@ -106,6 +108,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     eventListeners: () => events.listeners,
     imageCount: () => images.count(),
     containerCounts: () => containers.counts(),
+    volumeDrivers: () => drivers.names(),
   });
 
   const cluster = new ClusterService({

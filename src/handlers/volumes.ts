@@ -9,8 +9,10 @@ import type { Volume } from '../types/volume';
 
 /** What the volume routes need (services/volumes). */
 export interface VolumesBackend {
-  list(): Volume[];
-  get(name: string): Volume;
+  /** berth's volumes and those the active drivers list, with a warning per failing driver */
+  listAll(): Promise<{ volumes: Volume[]; warnings: string[] }>;
+  /** a volume as inspect shows it (a plugin volume asked of its driver) */
+  inspect(name: string): Promise<Volume>;
   create(name: string | undefined, driver: string | undefined, opts: Record<string, string> | null, labels: Record<string, string> | null): Promise<Volume>;
   remove(name: string, opts?: { force?: boolean }): Promise<void>;
   /** The containers that use a volume (the `dangling` filter). */
@@ -22,11 +24,12 @@ export function volumeRoutes(volumes: VolumesBackend): Route[] {
     {
       method: 'get',
       path: '/volumes',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const f = queryFilters(req);
         checkFilterKeys(f, volumeFilterKeys(req.apiVersion));
-        const list = filterVolumes(volumes.list(), f, (name) => volumes.usersOf(name).length > 0);
-        writeJSON(res, 200, { Volumes: list.map((v) => toVolumeJSON(v, req.apiVersion)), Warnings: null });
+        const all = await volumes.listAll();
+        const list = filterVolumes(all.volumes, f, (name) => volumes.usersOf(name).length > 0);
+        writeJSON(res, 200, { Volumes: list.map((v) => toVolumeJSON(v, req.apiVersion)), Warnings: all.warnings.length ? all.warnings : null });
       },
     },
     {
@@ -39,7 +42,7 @@ export function volumeRoutes(volumes: VolumesBackend): Route[] {
         writeJSON(res, 201, toVolumeJSON(v, req.apiVersion));
       },
     },
-    { method: 'get', path: '/volumes/:name', handler: (req, res) => writeJSON(res, 200, toVolumeJSON(volumes.get(param(req, 'name')), req.apiVersion)) },
+    { method: 'get', path: '/volumes/:name', handler: async (req, res) => writeJSON(res, 200, toVolumeJSON(await volumes.inspect(param(req, 'name')), req.apiVersion)) },
     {
       method: 'delete',
       path: '/volumes/:name',

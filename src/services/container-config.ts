@@ -1,6 +1,7 @@
 // What a container is made of: create (image-config merge, name, the init layer and rw snapshot under a lease,
 // mounts and anonymous volumes, the OCI spec), a HostConfig replaced at start (API < 1.24), live resource updates,
 // and the link environment refreshed at each start. Multi-step work registers undo steps, run in reverse on failure.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -55,6 +56,9 @@ const SECCOMP_AVAILABLE = (() => {
     return false;
   }
 })();
+
+/** A plugin volume's mount failed: the start fails with the engine's message, the container stays created. */
+export class VolumeMountError extends Error {}
 
 export class ContainerConfigurator {
   private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
@@ -234,6 +238,56 @@ export class ContainerConfigurator {
   }
 
   /** Binds (host paths and, from 1.22, volume names), VolumesFrom, and anonymous volumes for Config.Volumes. */
+  /**
+   * Mounts the container's plugin volumes (VolumeDriver.Mount, one fresh id per mount point, recorded before the
+   * call so that a restarted berth unmounts what it mounted) and points the runtime spec's binds at the paths the
+   * drivers return. A failure unmounts what was mounted and throws a VolumeMountError with the engine's message.
+   */
+  async mountPluginVolumes(rec: ContainerRecord): Promise<void> {
+    const mps = (rec.MountPoints ?? []).filter((m) => m.Type === 'volume' && m.Name && m.Driver && m.Driver !== 'local');
+    if (mps.length === 0) return;
+    for (const m of mps) m.ID = crypto.randomBytes(32).toString('hex');
+    await this.d.store.save(rec);
+    try {
+      for (const m of mps) {
+        try {
+          m.Source = await this.d.volumes.mount(m.Name!, m.ID!);
+        } catch (err) {
+          m.ID = undefined;
+          throw new VolumeMountError((err as Error).message);
+        }
+      }
+      const c = await this.ctr.containers.Get({ id: rec.Id });
+      const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+      if (spec) {
+        for (const om of spec.mounts ?? []) {
+          const m = mps.find((x) => x.Destination === om.destination);
+          if (m) om.source = m.Source;
+        }
+        await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      }
+      await this.d.store.save(rec);
+    } catch (err) {
+      await this.unmountPluginVolumes(rec);
+      throw err;
+    }
+  }
+
+  /** VolumeDriver.Unmount for every plugin volume mounted for the container (after its exit or a failed start). */
+  async unmountPluginVolumes(rec: ContainerRecord): Promise<void> {
+    const mps = (rec.MountPoints ?? []).filter((m) => m.ID);
+    if (mps.length === 0) return;
+    for (const m of mps) {
+      try {
+        await this.d.volumes.unmount(m.Name!, m.ID!);
+        m.ID = undefined;
+      } catch (err) {
+        this.d.logger.warn('cannot unmount volume', { id: rec.Id, volume: m.Name, err: String(err) });
+      }
+    }
+    await this.d.store.save(rec).catch(() => undefined);
+  }
+
   private async resolveMounts(rec: ContainerRecord, lowerDirs: string[], undo: (() => Promise<unknown>)[]): Promise<MountPoint[]> {
     const hc = rec.HostConfig;
     const out: MountPoint[] = [];
@@ -246,9 +300,10 @@ export class ContainerConfigurator {
       const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? '';
       if (p.named) {
         const existed = this.d.volumes.has(p.source);
-        const v = await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
+        // an existing volume is used with whichever driver has it; a new one is made by --volume-driver's
+        const v = existed && !hc.VolumeDriver ? this.d.volumes.get(p.source) : await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
         if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
-        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: 'local', Mode: p.mode, RW: rw, Propagation: '' });
+        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: v.Driver, Mode: p.mode, RW: rw, Propagation: '' });
       } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });
       taken.add(clean(p.destination));
     }
@@ -257,7 +312,7 @@ export class ContainerConfigurator {
       const other = this.d.store.find(ref);
       for (const m of other.MountPoints ?? []) {
         if (taken.has(m.Destination)) continue;
-        out.push({ ...m, Anonymous: false, RW: mode === 'ro' ? false : mode === 'rw' ? true : m.RW, Mode: mode ?? m.Mode });
+        out.push({ ...m, ID: undefined, Anonymous: false, RW: mode === 'ro' ? false : mode === 'rw' ? true : m.RW, Mode: mode ?? m.Mode });
         taken.add(m.Destination);
       }
     }

@@ -21,6 +21,8 @@ export interface ContainerMonitorDeps {
   publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void;
   /** Starts a container (the container service's start), for restart policies. */
   start: (id: string) => Promise<void>;
+  /** Unmounts a container's plugin volumes (after its exit; for one found stopped at reconcile). */
+  unmountVolumes: (rec: ContainerRecord) => Promise<void>;
 }
 
 export class ContainerMonitor {
@@ -97,9 +99,11 @@ export class ContainerMonitor {
         ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined),
         // after the start's own write, so the exited state is the one that stays on disk
         (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
-      ]).then(() => {
-        live.exitCleanup = undefined;
-      });
+      ])
+        .then(() => this.d.unmountVolumes(rec))
+        .then(() => {
+          live.exitCleanup = undefined;
+        });
       if (restart) this.scheduleRestart(rec, ranFor);
     }
     if (!rec) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
@@ -177,6 +181,7 @@ export class ContainerMonitor {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
         if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+        await this.d.unmountVolumes(rec); // mounted by a berth that was killed before it could unmount
         if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
         continue;
       }

@@ -24,7 +24,7 @@ import type { ContainerRecord } from '../types/container';
 import type { EventPublisher } from '../types/event';
 import type { StdinFeed } from '../types/io';
 import type { LogEntry, LogQuery, LogSink } from '../types/logs';
-import { ContainerConfigurator } from './container-config';
+import { ContainerConfigurator, VolumeMountError } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
 import { ContainerNetworking, ownsNetns } from './container-network';
@@ -57,7 +57,7 @@ export class ContainerService {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
     this.live = new ContainerLive(d.store);
     this.config = new ContainerConfigurator(d, publish);
-    this.monitor = new ContainerMonitor({ ...d, live: this.live, publish, start: (id) => this.start(id) });
+    this.monitor = new ContainerMonitor({ ...d, live: this.live, publish, start: (id) => this.start(id), unmountVolumes: (rec) => this.config.unmountPluginVolumes(rec) });
   }
 
   private get ctr(): Containerd {
@@ -144,6 +144,7 @@ export class ContainerService {
       // both are done before the process starts.
       if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
       await this.config.applyLinks(rec);
+      await this.config.mountPluginVolumes(rec);
       const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
       const settled = await Promise.allSettled([
         this.setupNetwork(rec),
@@ -171,6 +172,14 @@ export class ContainerService {
       live.io = undefined;
       await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
       await this.monitor.teardownNetwork(rec).done;
+      await this.config.unmountPluginVolumes(rec);
+      if (err instanceof VolumeMountError) {
+        // as the engine: the container stays created, with the mount's message as its error
+        rec.State = { ...rec.State, Error: err.message, ExitCode: 128 };
+        await this.d.store.save(rec).catch(() => undefined);
+        for (const l of live.endListeners) l();
+        throw systemError(err.message, err);
+      }
       const msg = err instanceof BerthError ? err.message : String(err);
       rec.State = { ...rec.State, Error: msg, ExitCode: 127 };
       await this.d.store.save(rec).catch(() => undefined);

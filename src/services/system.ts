@@ -21,6 +21,8 @@ export interface SystemDeps {
   containerCounts?: () => Promise<ContainerCounts>;
   imageCount?: () => Promise<number>;
   eventListeners?: () => number;
+  /** the volume drivers /info lists (Plugins.Volume) */
+  volumeDrivers?: () => string[];
 }
 
 function readFirst(p: string): string | undefined {
@@ -131,6 +133,7 @@ export class SystemService {
       nfd,
       nHandles: proc.getActiveResourcesInfo?.().length ?? 0,
       nEventsListener: this.deps.eventListeners?.() ?? 0,
+      volumeDrivers: this.deps.volumeDrivers?.() ?? ['local'],
       systemTime: rfc3339Nano(now()),
       cgroupVersion: v2 ? '2' : '1',
       memoryLimit: v2 || exists(path.join(cg, 'memory/memory.limit_in_bytes')),

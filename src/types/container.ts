@@ -31,6 +31,8 @@ export interface MountPoint {
   RW: boolean;
   Propagation: string;
   Anonymous?: boolean;
+  /** a plugin volume's mount id while it is mounted for this container (VolumeDriver.Mount/Unmount) */
+  ID?: string;
 }
 
 export interface ContainerRecord {

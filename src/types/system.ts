@@ -34,6 +34,8 @@ export interface SystemInfo {
   nfd: number;
   nHandles: number;
   nEventsListener: number;
+  /** the volume drivers /info lists: local and the legacy plugins used so far */
+  volumeDrivers: string[];
   systemTime: string;
   cgroupVersion: '1' | '2';
   memoryLimit: boolean;

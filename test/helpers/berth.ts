@@ -96,7 +96,7 @@ function userBridges(dataRoot: string): { bridge: string; subnet: string; intern
     .map((n) => ({ bridge: n.BridgeName!, subnet: n.IPAM?.Config[0]?.Subnet ?? '', internal: !!n.Internal }));
 }
 
-export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<TestBerth> {
+export async function startTestBerth(opts: { logLevel?: string; config?: Partial<Config> } = {}): Promise<TestBerth> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-it-'));
   const socket = path.join(dir, 'berth.sock');
   const namespace = 'berth-test-' + crypto.randomBytes(4).toString('hex');
@@ -111,6 +111,10 @@ export async function startTestBerth(opts: { logLevel?: string } = {}): Promise<
     bridgeName: 'bt' + namespace.slice(-8),
     // Each test berth gets its own bridge and subnet, removed in close().
     bridgeSubnet: `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`,
+    // plugins are looked for, and managed plugins' sockets made, in the test's own folders
+    pluginSocketDir: path.join(dir, 'plugins'),
+    pluginSpecDirs: [path.join(dir, 'plugin-specs')],
+    ...opts.config,
   };
   const logger = opts.logLevel ? createLogger(opts.logLevel) : silentLogger();
   let daemon = await startDaemon(config, logger);

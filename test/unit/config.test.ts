@@ -16,6 +16,14 @@ describe('berthd flags', () => {
     expect(c.hosts).toEqual(['unix:///tmp/a.sock', 'tcp://127.0.0.1:2375']);
     expect([c.dataRoot, c.execRoot, c.containerd, c.namespace, c.logLevel, c.corsHeader]).toEqual(['/d', '/e', '/c.sock', 'ns', 'debug', '*']);
   });
+  test("plugin directories: the engine's by default, repeatable spec dirs", () => {
+    const d = parseArgs([]);
+    if (typeof d === 'string') throw new Error('unexpected');
+    expect([d.pluginSocketDir, d.pluginSpecDirs]).toEqual(['/run/docker/plugins', ['/etc/docker/plugins', '/usr/lib/docker/plugins']]);
+    const c = parseArgs(['--plugin-socket-dir', '/s', '--plugin-spec-dir', '/a', '--plugin-spec-dir=/b']);
+    if (typeof c === 'string') throw new Error('unexpected');
+    expect([c.pluginSocketDir, c.pluginSpecDirs]).toEqual(['/s', ['/a', '/b']]);
+  });
   test('help, version and bad flags', () => {
     expect(parseArgs(['--help'])).toBe('help');
     expect(parseArgs(['-v'])).toBe('version');

@@ -31,7 +31,7 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
       ['Snapshotter', 'containerd overlayfs'],
     ],
     SystemStatus: null,
-    Plugins: { Volume: ['local'], Network: ['bridge', 'host', 'null'], Authorization: null },
+    Plugins: { Volume: i.volumeDrivers, Network: ['bridge', 'host', 'null'], Authorization: null },
     MemoryLimit: i.memoryLimit,
     SwapLimit: i.swapLimit,
     KernelMemory: i.kernelMemory,

@@ -4,6 +4,7 @@ import type { Volume } from '../../types/volume';
 
 export function toVolumeJSON(v: Volume, ver: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = { Name: v.Name, Driver: v.Driver, Mountpoint: v.Mountpoint };
+  if (v.Status && Object.keys(v.Status).length) out.Status = v.Status; // a plugin's, when it gives one
   if (supports(ver, 'VolumeLabelsScope')) {
     out.Labels = v.Labels;
     out.Scope = 'local';
