@@ -41,6 +41,8 @@ import { networkRoutes } from './handlers/networks';
 import { FilesystemService } from './services/filesystem';
 import { filesystemRoutes } from './handlers/filesystem';
 import { BERTH_VERSION } from './version';
+import { BuildService } from './builder/builder';
+import { buildRoutes } from './handlers/build';
 
 export interface Daemon {
   config: Config;
@@ -129,7 +131,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...registryRoutes(new RegistryService({ ctr, images, events })), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const registry = new RegistryService({ ctr, images, events });
+  const builder = new BuildService({ ctr, images, containers, commits: commit, registry, dataRoot: config.dataRoot, logger });
+  await builder.init();
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));

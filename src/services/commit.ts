@@ -10,12 +10,29 @@ import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
 import { ImageService, LayerDesc, SNAPSHOTTER } from './images';
 import type { EventPublisher } from '../types/event';
-import type { OCIImageConfig } from '../types/image';
-import type { CommitOptions, ImageRunConfig } from '../types/image';
+import type { CommitOptions, ImageRunConfig, OCIImageConfig, ResolvedImage } from '../types/image';
 
 const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 
-const nowNano = () => new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
+export const nowNano = () => new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
+
+/** The diff id of an empty tar (1024 zero bytes): a step that changed nothing makes no layer. */
+export const EMPTY_TAR_DIFF_ID = 'sha256:5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef';
+
+/** One build step's image: its config, and the changes of a snapshot (or none) as its layer. */
+export interface BuildStepCommit {
+  /** The image the step started from; undefined for `FROM scratch`. */
+  base: ResolvedImage | undefined;
+  /** The active snapshot holding the step's changes and the snapshot it is diffed against ('' for none). */
+  changes?: { key: string; parent: string };
+  /** The step's container id (recorded as `container`), '' when it had none. */
+  container: string;
+  config: ImageRunConfig;
+  containerConfig: ImageRunConfig;
+  createdBy: string;
+  /** MAINTAINER of the stage so far. */
+  author?: string;
+}
 
 export class CommitService {
   constructor(
@@ -24,6 +41,63 @@ export class CommitService {
     private readonly containers: ContainerService,
     private readonly events: EventPublisher,
   ) {}
+
+  /**
+   * The changes of snapshot `key` against `parent` as a gzip layer through containerd's diff service (under
+   * `lease`), with its uncompressed digest.
+   */
+  async diffLayer(lease: string, key: string, parent: string): Promise<{ layer: LayerDesc; diffId: string }> {
+    const right = (await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key })).mounts;
+    const viewKey = `berth-commit-view-${key}-${Date.now()}`;
+    const left = parent ? (await this.ctr.snapshots.View({ snapshotter: SNAPSHOTTER, key: viewKey, parent }, { lease })).mounts : [];
+    try {
+      const { diff } = await this.ctr.diff.Diff({ left, right, media_type: MT_LAYER_GZIP, ref: `berth-commit-${key}`, labels: {} }, { lease });
+      const info = await this.ctr.content.Info({ digest: diff!.digest });
+      const diffId = info.info?.labels?.['containerd.io/uncompressed'] ?? diff!.digest;
+      return { layer: { mediaType: MT_LAYER_GZIP, digest: diff!.digest, size: Number(diff!.size) }, diffId };
+    } finally {
+      if (parent) await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: viewKey }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * A build step's image (untagged, its parent the step's base), as the engine's builder commits it: the layer
+   * only when the step changed the filesystem, else `empty_layer` in its history entry. Returns the image id.
+   */
+  async commitBuildStep(o: BuildStepCommit): Promise<string> {
+    return withLease(this.ctr, 'berth-build', async (lease) => {
+      const baseConfig = o.base ? (JSON.parse((await readBlob(this.ctr, o.base.id)).toString('utf8')) as OCIImageConfig) : undefined;
+      const baseLayers = o.base ? (await this.images.manifestOf(o.base)).layers : [];
+      let layer: { layer: LayerDesc; diffId: string } | undefined;
+      if (o.changes) {
+        layer = await this.diffLayer(lease, o.changes.key, o.changes.parent);
+        if (layer.diffId === EMPTY_TAR_DIFF_ID) layer = undefined;
+      }
+      const created = nowNano();
+      const diffIds = [...(o.base?.diffIds ?? []), ...(layer ? [layer.diffId] : [])];
+      const config: OCIImageConfig = {
+        architecture: baseConfig?.architecture ?? 'amd64',
+        ...(o.author ? { author: o.author } : {}),
+        config: o.config,
+        container: o.container,
+        container_config: o.containerConfig,
+        created,
+        docker_version: BERTH_VERSION,
+        history: [...(baseConfig?.history ?? []), { created, created_by: o.createdBy, ...(layer ? {} : { empty_layer: true }) }],
+        os: baseConfig?.os ?? 'linux',
+        rootfs: { type: 'layers', diff_ids: diffIds },
+      };
+      if (!o.container) delete config.container;
+      const stored = await this.images.storeImage(lease, {
+        configBytes: Buffer.from(JSON.stringify(config)),
+        diffIds,
+        layers: [...baseLayers, ...(layer ? [layer.layer] : [])],
+        names: [],
+        parent: o.base?.id,
+      });
+      return stored.id;
+    });
+  }
 
   async commit(o: CommitOptions): Promise<string> {
     const rec = this.containers.find(o.container);
@@ -40,19 +114,7 @@ export class CommitService {
     });
     try {
       return await withLease(this.ctr, 'berth-commit', async (lease) => {
-        const right = (await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id })).mounts;
-        const viewKey = `berth-commit-view-${rec.Id}-${Date.now()}`;
-        const left = (await this.ctr.snapshots.View({ snapshotter: SNAPSHOTTER, key: viewKey, parent: `${rec.Id}-init` }, { lease })).mounts;
-        let layer: LayerDesc;
-        let diffId: string;
-        try {
-          const { diff } = await this.ctr.diff.Diff({ left, right, media_type: MT_LAYER_GZIP, ref: `berth-commit-${rec.Id}`, labels: {} }, { lease });
-          const info = await this.ctr.content.Info({ digest: diff!.digest });
-          diffId = info.info?.labels?.['containerd.io/uncompressed'] ?? diff!.digest;
-          layer = { mediaType: MT_LAYER_GZIP, digest: diff!.digest, size: Number(diff!.size) };
-        } finally {
-          await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: viewKey }).catch(() => undefined);
-        }
+        const { layer, diffId } = await this.diffLayer(lease, rec.Id, `${rec.Id}-init`);
         const baseConfig = JSON.parse((await readBlob(this.ctr, base.id)).toString('utf8')) as OCIImageConfig;
         // The container's config, then the body's, then the changes (the engine's order).
         const c = rec.Config as Record<string, unknown>;

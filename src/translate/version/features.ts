@@ -17,6 +17,10 @@ export const FEATURES = {
   JsonErrors: { since: '1.24' },
   // system
   InfoSwarm: { since: '1.24' },
+  // build
+  BuildArgs: { since: '1.21' },
+  BuildShmSize: { since: '1.22' },
+  BuildLabels: { since: '1.23' },
   // containers: list
   ListImageID: { since: '1.22' },
   ListHostConfig: { since: '1.22' },

@@ -1,0 +1,782 @@
+// BuildService: the engine's classic builder on containerd. Each instruction is one step whose result is an
+// untagged image (parent: the step's base), found again by the cache; RUN runs in a container made by
+// ContainerService and committed by CommitService; COPY/ADD write into an active snapshot of the base through
+// fs/extract; the other instructions change the config only (in a container that is created and removed, as the
+// engine's). The output is the engine's stream of `stream` messages.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Containerd } from '../containerd/client';
+import { withLease } from '../containerd/content';
+import { BerthError, invalidParameter } from '../errors';
+import { extractTar } from '../fs/extract';
+import { mountReadOnly, mountSnapshot, unmount } from '../fs/mounts';
+import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
+import { fullName, parseReference, withDefaultTag } from '../translate/reference';
+import type { Logger } from '../log';
+import type { Credentials } from '../types/registry';
+import type { CommitService } from '../services/commit';
+import type { ContainerService } from '../services/containers';
+import { hostProbe } from '../services/filesystem';
+import { ImageService, SNAPSHOTTER, shortId } from '../services/images';
+import type { RegistryService } from '../services/registry';
+import { readLayered, resolveUser } from '../services/rootfs';
+import type { ImageRunConfig } from '../types/image';
+import type { ResolvedImage } from '../types/image';
+import { BuildContext, ContextStore, openTar } from './context';
+import { packEntries, planCopy, resolveSources, SourceRoot } from './copy';
+import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, jsonForm, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
+import { fetchRemote } from './remote';
+
+export type BuildOutput = (msg: Record<string, unknown>) => void;
+
+export interface BuildResources {
+  Memory?: number;
+  MemorySwap?: number;
+  CpuShares?: number;
+  CpusetCpus?: string;
+  CpusetMems?: string;
+  CpuPeriod?: number;
+  CpuQuota?: number;
+  ShmSize?: number;
+}
+
+export interface BuildRequest {
+  body: Readable;
+  remote?: string;
+  dockerfile: string;
+  tags: string[];
+  quiet: boolean;
+  nocache: boolean;
+  pull: boolean;
+  rm: boolean;
+  forcerm: boolean;
+  buildArgs: Record<string, string | null>;
+  labels: Record<string, string>;
+  resources: BuildResources;
+  registryConfig: Record<string, Credentials>;
+}
+
+/** A build whose context is on disk and whose Dockerfile parsed: errors after this point go into the stream. */
+export interface PreparedBuild {
+  request: BuildRequest;
+  context: BuildContext;
+  dockerfile: ParsedDockerfile;
+  /** Full names to tag. */
+  names: string[];
+  dispose(): Promise<void>;
+}
+
+export interface BuildServiceDeps {
+  ctr: Containerd;
+  images: ImageService;
+  containers: ContainerService;
+  commits: CommitService;
+  registry: RegistryService;
+  dataRoot: string;
+  logger: Logger;
+}
+
+const DEFAULT_SHELL = ['/bin/sh', '-c'];
+const PROXY_ARGS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'FTP_PROXY', 'ftp_proxy', 'NO_PROXY', 'no_proxy'];
+
+/** A failure during the build, reported in the stream (code: a RUN's exit status). */
+class StepError extends Error {
+  constructor(message: string, readonly code?: number) {
+    super(message);
+  }
+}
+
+interface StageState {
+  image: ResolvedImage | undefined;
+  config: ImageRunConfig;
+  /** ARGs declared in this stage, with their value in effect (undefined: declared without a value). */
+  args: Map<string, string | undefined>;
+  name: string;
+  /** A CMD was given in this stage (an ENTRYPOINT after it keeps it). */
+  cmdSet?: boolean;
+}
+
+/** The engine's field order of an image's run config. */
+function ordered(c: ImageRunConfig): ImageRunConfig {
+  const keys = ['Hostname', 'Domainname', 'User', 'AttachStdin', 'AttachStdout', 'AttachStderr', 'ExposedPorts', 'Tty', 'OpenStdin', 'StdinOnce', 'Env', 'Cmd', 'Healthcheck', 'ArgsEscaped', 'Image', 'Volumes', 'WorkingDir', 'Entrypoint', 'NetworkDisabled', 'MacAddress', 'OnBuild', 'Labels', 'StopSignal', 'StopTimeout', 'Shell'];
+  const out: ImageRunConfig = {};
+  for (const k of keys) if (k in c && c[k] !== undefined) out[k] = c[k];
+  for (const k of ['ExposedPorts', 'Healthcheck', 'ArgsEscaped', 'StopSignal', 'Shell', 'NetworkDisabled', 'MacAddress', 'StopTimeout']) if (out[k] === null || out[k] === '') delete out[k];
+  return out;
+}
+
+function emptyConfig(): ImageRunConfig {
+  return { Hostname: '', Domainname: '', User: '', AttachStdin: false, AttachStdout: false, AttachStderr: false, Tty: false, OpenStdin: false, StdinOnce: false, Env: null, Cmd: null, Image: '', Volumes: null, WorkingDir: '', Entrypoint: null, OnBuild: null, Labels: null };
+}
+
+/** What the cache compares: the run config without the fields a step does not decide. */
+function cacheKey(c: ImageRunConfig): string {
+  const { Hostname: _h, Image: _i, ...rest } = ordered(c);
+  const norm = (v: unknown) => (v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0) ? null : v);
+  return JSON.stringify(Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, norm(v)])));
+}
+
+export class BuildService {
+  readonly contexts: ContextStore;
+
+  constructor(private readonly d: BuildServiceDeps) {
+    this.contexts = new ContextStore(d.dataRoot);
+  }
+
+  /** Empties the builder's temporary folder (what a SIGKILLed build left) and removes its intermediate containers. */
+  async init(): Promise<void> {
+    this.contexts.init();
+    const leftovers = path.join(this.d.dataRoot, 'builder', 'containers');
+    fs.mkdirSync(leftovers, { recursive: true, mode: 0o700 });
+    for (const id of fs.readdirSync(leftovers)) {
+      await this.d.containers.remove(id, { force: true, volumes: true }).catch(() => undefined);
+      fs.rmSync(path.join(leftovers, id), { force: true });
+    }
+  }
+
+  /** The context on disk and the Dockerfile parsed; throws (a status code) before any output. */
+  async prepare(req: BuildRequest, signal: AbortSignal): Promise<PreparedBuild> {
+    const names = req.tags.map((t) => {
+      const r = parseReference(t);
+      if (r.digest) throw invalidParameter(`invalid reference format`);
+      return fullName(withDefaultTag(r));
+    });
+    const context = req.remote ? await fetchRemote(this.contexts, req.remote, req.dockerfile, signal) : await this.contexts.fromTar(req.body);
+    try {
+      const dfName = req.dockerfile || 'Dockerfile';
+      let text: string | undefined;
+      try {
+        const r = resolveInScope(context.scope, cleanPath(`/${dfName}`));
+        if (fs.statSync(r.hostPath).isFile()) text = fs.readFileSync(r.hostPath, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      if (text === undefined && !req.dockerfile) {
+        try {
+          text = fs.readFileSync(resolveInScope(context.scope, '/dockerfile').hostPath, 'utf8');
+        } catch {
+          text = undefined;
+        }
+      }
+      if (text === undefined) throw invalidParameter(`Cannot locate specified Dockerfile: ${dfName}`);
+      if (!text.trim()) throw invalidParameter(`the Dockerfile (${dfName}) cannot be empty`);
+      const dockerfile = parseDockerfile(text);
+      return { request: req, context, dockerfile, names, dispose: () => context.remove() };
+    } catch (err) {
+      await context.remove();
+      throw err;
+    }
+  }
+
+  /** Runs the build; returns the image id. Errors are thrown as messages for the stream. */
+  async run(b: PreparedBuild, out: BuildOutput, signal: AbortSignal): Promise<string> {
+    const req = b.request;
+    const say = (s: string) => {
+      if (!req.quiet) out({ stream: s });
+    };
+    const df = b.dockerfile;
+    const total = df.metaArgs.length + df.stages.reduce((n, s) => n + 1 + s.steps.length, 0);
+    let stepNo = 0;
+    const usedArgs = new Set<string>();
+    const metaArgs = new Map<string, string | undefined>();
+    const step = (i: Instruction) => {
+      stepNo++;
+      say(`Step ${stepNo}/${total} : ${i.original}`);
+      say('\n');
+    };
+    for (const a of df.metaArgs) {
+      step(a);
+      const [name, dflt] = splitArg(a);
+      const given = Object.prototype.hasOwnProperty.call(req.buildArgs, name) ? req.buildArgs[name] ?? undefined : undefined;
+      metaArgs.set(name, given ?? (dflt === undefined ? undefined : expandWord(dflt, (k) => metaArgs.get(k), df.escape)));
+      if (given !== undefined) usedArgs.add(name);
+    }
+    const stages: StageState[] = [];
+    const ctx: RunCtx = { b, say, out, signal, usedArgs, stages, escape: df.escape };
+    let last: StageState | undefined;
+    for (const [si, stage] of df.stages.entries()) {
+      step(stage.from);
+      const fromText = expandWord(stage.from.rest.split(/\s+/)[0], (k) => metaArgs.get(k), df.escape);
+      const st = await this.from(ctx, fromText, stage.name || String(si));
+      for (const ins of stage.steps) {
+        if (signal.aborted) throw new StepError('the build was cancelled');
+        step(ins);
+        await this.dispatch(ctx, st, ins);
+      }
+      stages.push(st);
+      last = st;
+      if (!st.image) throw new StepError('No image was generated. Is your Dockerfile empty?');
+    }
+    const unused = Object.keys(req.buildArgs).filter((k) => !usedArgs.has(k) && !PROXY_ARGS.includes(k)).sort();
+    if (unused.length) say(`[Warning] One or more build-args [${unused.join(' ')}] were not consumed\n`);
+    const final = last!.image!;
+    // labels= apply to the final image as a last LABEL step would, without a step line.
+    let id = final.id;
+    if (Object.keys(req.labels).length) {
+      const labels = { ...(last!.config.Labels ?? {}), ...req.labels };
+      const config = ordered({ ...last!.config, Labels: labels, Image: final.id });
+      const msg = `LABEL ${Object.entries(req.labels).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+      id = await this.d.commits.commitBuildStep({ base: final, container: '', config, containerConfig: ordered({ ...config, Cmd: [...shellOf(last!.config), '#(nop) ', msg] }), createdBy: [...shellOf(last!.config), '#(nop) ', msg].join(' ') });
+    }
+    out({ aux: { ID: id } });
+    if (req.quiet) out({ stream: `${id}\n` });
+    else say(`Successfully built ${shortId(id)}\n`);
+    const img = await this.d.images.resolve(id);
+    for (const n of b.names) {
+      await this.d.images.tag(img, parseReference(n));
+      say(`Successfully tagged ${familiar(n)}\n`);
+    }
+    return id;
+  }
+
+  // ---- FROM -------------------------------------------------------------------------------------------------
+
+  private async from(ctx: RunCtx, ref: string, name: string): Promise<StageState> {
+    const stageRef = ctx.stages.find((s) => s.name === ref.toLowerCase());
+    let image: ResolvedImage | undefined;
+    if (stageRef) image = stageRef.image;
+    else if (ref !== 'scratch') image = await this.baseImage(ctx, ref);
+    if (image) ctx.say(` ---> ${shortId(image.id)}\n`);
+    const config = image ? { ...emptyConfig(), ...(image.config.config ?? {}) } : emptyConfig();
+    const st: StageState = { image, config, args: new Map(), name };
+    // ONBUILD triggers of the base run first, as the engine runs them.
+    const triggers = (image?.config.config?.OnBuild as string[] | null) ?? [];
+    if (triggers.length) {
+      ctx.say(`# Executing ${triggers.length} build trigger${triggers.length > 1 ? 's' : ''}\n`);
+      st.config.OnBuild = null;
+      for (const t of triggers) {
+        const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(t);
+        if (!m) continue;
+        const ins = parseInstruction(m[1], m[2], 0);
+        if (['ONBUILD', 'FROM', 'MAINTAINER'].includes(ins.cmd)) throw new StepError(`${ins.cmd} isn't allowed as an ONBUILD trigger`);
+        await this.dispatch(ctx, st, ins);
+      }
+    } else if (image) st.config.OnBuild = null;
+    return st;
+  }
+
+  private async baseImage(ctx: RunCtx, ref: string): Promise<ResolvedImage> {
+    let parsed;
+    try {
+      parsed = withDefaultTag(parseReference(ref));
+    } catch (err) {
+      throw new StepError((err as Error).message);
+    }
+    const name = fullName(parsed);
+    if (!ctx.b.request.pull) {
+      const found = await this.d.images.resolve(name).catch((err: unknown) => {
+        if (err instanceof BerthError && err.kind === 'NotFound') return undefined;
+        throw err;
+      });
+      if (found) return found;
+    }
+    const creds = ctx.b.request.registryConfig[parsed.domain] ?? ctx.b.request.registryConfig[`https://${parsed.domain}`] ?? (parsed.domain === 'docker.io' ? ctx.b.request.registryConfig['https://index.docker.io/v1/'] : undefined) ?? {};
+    await this.d.registry.pull(name, undefined, creds, (msg) => ctx.out(msg), ctx.signal);
+    return this.d.images.resolve(name);
+  }
+
+  // ---- the instructions -------------------------------------------------------------------------------------
+
+  private envLookup(st: StageState, ctx: RunCtx): (k: string) => string | undefined {
+    return (k) => {
+      const env = (st.config.Env as string[] | null) ?? [];
+      for (let i = env.length - 1; i >= 0; i--) if (env[i].startsWith(`${k}=`)) return env[i].slice(k.length + 1);
+      if (st.args.has(k)) {
+        ctx.usedArgs.add(k);
+        return st.args.get(k);
+      }
+      return undefined;
+    };
+  }
+
+  private async dispatch(ctx: RunCtx, st: StageState, ins: Instruction): Promise<void> {
+    const ex = (w: string) => expandWord(w, this.envLookup(st, ctx), ctx.escape);
+    const exWords = (t: string) => expandWords(t, this.envLookup(st, ctx), ctx.escape);
+    const c = st.config;
+    switch (ins.cmd) {
+      case 'ENV': {
+        const env = [...((c.Env as string[] | null) ?? [])];
+        const pairs = parseKeyValues(ins).map(([k, v]) => [ex(k), ex(v)] as const);
+        for (const [k, v] of pairs) {
+          const i = env.findIndex((e) => e.split('=')[0] === k);
+          if (i >= 0) env[i] = `${k}=${v}`;
+          else env.push(`${k}=${v}`);
+        }
+        c.Env = env;
+        return this.commitConfig(ctx, st, `ENV ${pairs.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      }
+      case 'LABEL': {
+        const pairs = parseKeyValues(ins).map(([k, v]) => [ex(k), ex(v)] as const);
+        c.Labels = { ...((c.Labels as Record<string, string> | null) ?? {}) };
+        for (const [k, v] of pairs) (c.Labels as Record<string, string>)[k] = v;
+        return this.commitConfig(ctx, st, `LABEL ${pairs.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      }
+      case 'MAINTAINER':
+        return this.commitConfig(ctx, st, `MAINTAINER ${ins.rest}`, (img) => (img.author = ins.rest));
+      case 'EXPOSE': {
+        const ports = exWords(ins.rest);
+        const exposed = { ...((c.ExposedPorts as Record<string, object> | null) ?? {}) };
+        for (const p of ports) {
+          const m = /^(\d+)(?:-(\d+))?(?:\/(tcp|udp|sctp))?$/i.exec(p);
+          if (!m) throw new StepError(`Invalid containerPort: ${p}`);
+          const proto = (m[3] ?? 'tcp').toLowerCase();
+          for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) exposed[`${n}/${proto}`] = {};
+        }
+        c.ExposedPorts = exposed;
+        return this.commitConfig(ctx, st, `EXPOSE ${[...ports].sort().join(' ')}`);
+      }
+      case 'VOLUME': {
+        const vols = jsonForm(ins.rest) ?? exWords(ins.rest);
+        c.Volumes = { ...((c.Volumes as Record<string, object> | null) ?? {}) };
+        for (const v of vols) {
+          if (!v.trim()) throw new StepError('VOLUME specified can not be an empty string');
+          (c.Volumes as Record<string, object>)[v] = {};
+        }
+        return this.commitConfig(ctx, st, `VOLUME [${vols.join(' ')}]`);
+      }
+      case 'USER':
+        c.User = ex(ins.rest);
+        return this.commitConfig(ctx, st, `USER ${c.User}`);
+      case 'STOPSIGNAL': {
+        const sig = ex(ins.rest);
+        if (!/^(SIG)?[A-Z0-9+-]+$/i.test(sig) || (/^\d+$/.test(sig) && Number(sig) === 0)) throw new StepError(`Invalid signal: ${sig}`);
+        c.StopSignal = sig;
+        return this.commitConfig(ctx, st, `STOPSIGNAL ${sig}`);
+      }
+      case 'WORKDIR': {
+        const dir = ex(ins.rest);
+        const wd = dir.startsWith('/') ? cleanPath(dir) : cleanPath(`${(c.WorkingDir as string) || '/'}/${dir}`);
+        c.WorkingDir = wd;
+        return this.snapshotStep(ctx, st, [...shellOf(c), `#(nop) WORKDIR ${wd}`], async (scope) => {
+          mkdirInScope(scope, wd);
+        });
+      }
+      case 'ARG': {
+        const [name, dflt] = splitArg(ins);
+        const given = Object.prototype.hasOwnProperty.call(ctx.b.request.buildArgs, name) ? ctx.b.request.buildArgs[name] ?? undefined : undefined;
+        const value = given ?? (dflt === undefined ? undefined : ex(dflt));
+        st.args.set(name, value);
+        if (given !== undefined) ctx.usedArgs.add(name);
+        return this.commitConfig(ctx, st, `ARG ${dflt === undefined ? name : `${name}=${dflt}`}`);
+      }
+      case 'ONBUILD': {
+        const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(ins.rest)!;
+        const trig = m[1].toUpperCase();
+        if (trig === 'ONBUILD') throw new StepError('Chaining ONBUILD via `ONBUILD ONBUILD` isn\'t allowed');
+        if (trig === 'MAINTAINER' || trig === 'FROM') throw new StepError(`${trig} isn't allowed as an ONBUILD trigger`);
+        parseInstruction(m[1], m[2], ins.line);
+        const expr = `${trig} ${m[2]}`.trim();
+        c.OnBuild = [...((c.OnBuild as string[] | null) ?? []), ins.rest.replace(/^\S+/, trig)];
+        return this.commitConfig(ctx, st, `ONBUILD ${expr}`);
+      }
+      case 'SHELL': {
+        const sh = jsonForm(ins.rest);
+        if (!sh || sh.length === 0) throw new StepError('SHELL requires the arguments to be in JSON form');
+        c.Shell = sh;
+        return this.commitConfig(ctx, st, `SHELL [${sh.join(' ')}]`);
+      }
+      case 'CMD': {
+        const cmd = jsonForm(ins.rest) ?? [...shellOf(c), ins.rest];
+        c.Cmd = cmd;
+        c.ArgsEscaped = undefined;
+        st.cmdSet = true;
+        return this.commitConfig(ctx, st, `CMD ${goQuoteList(cmd)}`);
+      }
+      case 'ENTRYPOINT': {
+        const j = jsonForm(ins.rest);
+        const ep = j ?? (ins.rest ? [...shellOf(c), ins.rest] : null);
+        c.Entrypoint = ep;
+        if (!st.cmdSet) c.Cmd = null;
+        return this.commitConfig(ctx, st, `ENTRYPOINT ${goQuoteList(ep ?? [])}`);
+      }
+      case 'HEALTHCHECK': {
+        const words = /^(\S+)\s*([\s\S]*)$/.exec(ins.rest);
+        if (!words) throw new StepError('HEALTHCHECK requires at least one argument');
+        const type = words[1].toUpperCase();
+        if (type === 'NONE') {
+          if (words[2] || Object.keys(ins.flags).length) throw new StepError('HEALTHCHECK NONE takes no arguments');
+          c.Healthcheck = { Test: ['NONE'] };
+        } else if (type === 'CMD') {
+          const j = jsonForm(words[2]);
+          const test = j ? ['CMD', ...j] : ['CMD-SHELL', words[2]];
+          const dur = (f: string) => {
+            const v = ins.flags[f];
+            if (v === undefined || v === '') return 0;
+            const ns = parseGoDuration(v);
+            if (ns !== 0 && ns < 1e6) throw new StepError(`Interval "${f}" cannot be less than 1ms`);
+            if (ns < 0) throw new StepError(`Interval "${f}" cannot be negative`);
+            return ns;
+          };
+          const hc: Record<string, unknown> = { Test: test };
+          const interval = dur('interval');
+          const timeout = dur('timeout');
+          const start = dur('start-period');
+          const retries = ins.flags.retries ? Number(ins.flags.retries) : 0;
+          if (!Number.isInteger(retries) || retries < 0) throw new StepError('--retries cannot be negative');
+          if (interval) hc.Interval = interval;
+          if (timeout) hc.Timeout = timeout;
+          if (start) hc.StartPeriod = start;
+          if (retries) hc.Retries = retries;
+          c.Healthcheck = hc;
+          return this.commitConfig(ctx, st, `HEALTHCHECK &{${goQuoteList(test)} "${goDuration(interval)}" "${goDuration(timeout)}" "${goDuration(start)}" ${goQuoteRune(retries)}}`);
+        } else throw new StepError(`Unknown type "${type}" in HEALTHCHECK (try CMD)`);
+        return this.commitConfig(ctx, st, `HEALTHCHECK &{["NONE"] "0s" "0s" "0s" '\\x00'}`);
+      }
+      case 'RUN':
+        return this.runStep(ctx, st, ins);
+      case 'COPY':
+      case 'ADD':
+        return this.copyStep(ctx, st, ins, ex);
+      default:
+        throw new StepError(`unknown instruction: ${ins.cmd}`);
+    }
+  }
+
+  // ---- steps that make images -----------------------------------------------------------------------------
+
+  /** The image that the cache holds for this step: a child of the current image with the same run config. */
+  private async probeCache(ctx: RunCtx, st: StageState, containerConfig: ImageRunConfig): Promise<ResolvedImage | undefined> {
+    if (ctx.b.request.nocache || !st.image) return undefined;
+    const key = cacheKey(containerConfig);
+    const children = (await this.d.images.list()).filter((i) => i.parent === st.image!.id).sort((a, b) => (a.created < b.created ? 1 : -1));
+    const hit = children.find((i) => cacheKey((i.config.container_config ?? {}) as ImageRunConfig) === key && cacheKey({ ...(i.config.config ?? {}), Cmd: null }) === cacheKey({ ...st.config, Cmd: null }));
+    if (!hit) return undefined;
+    ctx.say(' ---> Using cache\n');
+    ctx.say(` ---> ${shortId(hit.id)}\n`);
+    st.image = hit;
+    st.config = { ...emptyConfig(), ...(hit.config.config ?? {}) };
+    return hit;
+  }
+
+  /** A config-only step: the image gets the new config and an empty layer (the engine's `#(nop)` commit). */
+  private async commitConfig(ctx: RunCtx, st: StageState, msg: string, tweak?: (img: Record<string, unknown>) => void): Promise<void> {
+    void tweak;
+    const cmd = [...shellOf(st.config), '#(nop) ', msg];
+    const config = ordered({ ...st.config, Image: st.image?.id ?? '' });
+    const containerConfig = ordered({ ...config, Cmd: cmd });
+    if (await this.probeCache(ctx, st, containerConfig)) return;
+    let container = '';
+    if (st.image) {
+      // The engine makes (and removes) a container for the step; its id is the one the output names.
+      container = await this.createStepContainer(st, cmd, { NetworkMode: 'none' });
+      ctx.say(` ---> Running in ${shortId(container)}\n`);
+    }
+    try {
+      const id = await this.d.commits.commitBuildStep({ base: st.image, container, config, containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) }, createdBy: cmd.join(' ') });
+      await this.finishStep(ctx, st, id, container, true);
+    } catch (err) {
+      if (container) await this.removeStepContainer(ctx, container, false);
+      throw err;
+    }
+  }
+
+  private async finishStep(ctx: RunCtx, st: StageState, id: string, container: string, ok: boolean): Promise<void> {
+    if (container) await this.removeStepContainer(ctx, container, ok);
+    st.image = await this.d.images.resolve(id);
+    st.config = { ...emptyConfig(), ...(st.image.config.config ?? {}) };
+    ctx.say(` ---> ${shortId(id)}\n`);
+  }
+
+  private async createStepContainer(st: StageState, cmd: string[], hc: Record<string, unknown>, env?: string[]): Promise<string> {
+    const c = st.config;
+    const { id } = await this.d.containers.create(
+      {
+        config: {
+          ...(c as Record<string, unknown>),
+          Image: st.image!.id,
+          Cmd: cmd,
+          Entrypoint: [''],
+          Env: env ?? (c.Env as string[] | null) ?? [],
+          Healthcheck: { Test: ['NONE'] },
+          Labels: (c.Labels as Record<string, string> | null) ?? {},
+          AttachStdout: true,
+          AttachStderr: true,
+        } as never,
+        hostConfig: hc as never,
+        networkingConfig: { EndpointsConfig: {} } as never,
+      },
+      undefined,
+    );
+    fs.writeFileSync(path.join(this.d.dataRoot, 'builder', 'containers', id), '');
+    return id;
+  }
+
+  private async removeStepContainer(ctx: RunCtx, id: string, ok: boolean): Promise<void> {
+    const req = ctx.b.request;
+    if (req.forcerm || (req.rm && ok)) {
+      await this.d.containers.remove(id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot remove a build container', { id, err: String(err) }));
+      fs.rmSync(path.join(this.d.dataRoot, 'builder', 'containers', id), { force: true });
+      ctx.say(`Removing intermediate container ${shortId(id)}\n`);
+    } else fs.rmSync(path.join(this.d.dataRoot, 'builder', 'containers', id), { force: true });
+  }
+
+  private async runStep(ctx: RunCtx, st: StageState, ins: Instruction): Promise<void> {
+    const c = st.config;
+    const j = jsonForm(ins.rest);
+    const cmd = j ?? [...shellOf(c), ins.rest];
+    // Build-args in effect: the stage's ARGs with a value, passed as environment, and named in the cached Cmd.
+    const envKeys = new Set(((c.Env as string[] | null) ?? []).map((e) => e.split('=')[0]));
+    const argEnv: string[] = [];
+    for (const [k, v] of [...st.args.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (v === undefined) continue;
+      argEnv.push(`${k}=${v}`);
+      ctx.usedArgs.add(k);
+    }
+    for (const k of PROXY_ARGS) {
+      const v = ctx.b.request.buildArgs[k];
+      if (v !== undefined && v !== null && !st.args.has(k)) argEnv.push(`${k}=${v}`);
+    }
+    const saved = argEnv.length ? [`|${argEnv.length}`, ...argEnv, ...cmd] : cmd;
+    const config = ordered({ ...c, Image: st.image?.id ?? '' });
+    const containerConfig = ordered({ ...config, Cmd: saved });
+    if (await this.probeCache(ctx, st, containerConfig)) return;
+    if (!st.image) throw new StepError('Please provide a source image with `from` prior to run');
+    const env = [...((c.Env as string[] | null) ?? []), ...argEnv.filter((e) => !envKeys.has(e.split('=')[0]))];
+    const r = ctx.b.request.resources;
+    const container = await this.createStepContainer(st, cmd, { ...r, NetworkMode: 'default' }, env);
+    ctx.say(` ---> Running in ${shortId(container)}\n`);
+    let ok = false;
+    try {
+      const ended = new Promise<void>((resolve) => {
+        const unsub = this.d.containers.subscribeOutput(
+          container,
+          (stream, chunk) => {
+            if (ctx.b.request.quiet) return;
+            const text = chunk.toString('utf8');
+            ctx.out({ stream: stream === 'stderr' ? `\u001b[91m${text}\u001b[0m` : text });
+          },
+          () => {
+            unsub();
+            resolve();
+          },
+        );
+      });
+      const abort = () => void this.d.containers.kill(container, 'SIGKILL').catch(() => undefined);
+      ctx.signal.addEventListener('abort', abort);
+      let code: number;
+      try {
+        await this.d.containers.start(container);
+        code = await this.d.containers.wait(container);
+        await Promise.race([ended, new Promise((r2) => setTimeout(r2, 2000))]);
+      } finally {
+        ctx.signal.removeEventListener('abort', abort);
+      }
+      if (ctx.signal.aborted) throw new StepError('the build was cancelled');
+      if (code !== 0) throw new StepError(`The command '${cmd.join(' ')}' returned a non-zero code: ${code}`, code);
+      const id = await this.d.commits.commitBuildStep({
+        base: st.image,
+        changes: { key: container, parent: `${container}-init` },
+        container,
+        config,
+        containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) },
+        createdBy: saved.join(' '),
+      });
+      ok = true;
+      await this.finishStep(ctx, st, id, container, true);
+    } finally {
+      if (!ok) await this.removeStepContainer(ctx, container, false);
+    }
+  }
+
+  /**
+   * A step that changes the filesystem without running anything (COPY, ADD, WORKDIR): an active snapshot of the
+   * current image is mounted, changed by `apply`, diffed and committed.
+   */
+  private async snapshotStep(ctx: RunCtx, st: StageState, cmd: string[], apply: (scope: Scope) => Promise<void>, owner?: string): Promise<void> {
+    void owner;
+    const config = ordered({ ...st.config, Image: st.image?.id ?? '' });
+    const containerConfig = ordered({ ...config, Cmd: cmd });
+    if (await this.probeCache(ctx, st, containerConfig)) return;
+    const key = `berth-build-${crypto.randomBytes(8).toString('hex')}`;
+    const { dir: mnt, remove } = this.contexts.makeDir('mnt');
+    try {
+      const id = await withLease(this.d.ctr, 'berth-build', async (lease) => {
+        const parent = st.image?.chainId ?? '';
+        const prep = await this.d.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: {} }, { lease });
+        try {
+          await mountSnapshot(mnt, prep.mounts[0] as never);
+          try {
+            await apply({ root: mnt, mounts: [], probe: hostProbe });
+          } finally {
+            await unmount(mnt);
+          }
+          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent }, container: '', config, containerConfig, createdBy: cmd.join(' ') });
+        } finally {
+          await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+        }
+      });
+      await this.finishStep(ctx, st, id, '', true);
+    } finally {
+      await remove();
+    }
+  }
+
+  private async copyStep(ctx: RunCtx, st: StageState, ins: Instruction, ex: (w: string) => string): Promise<void> {
+    const words = jsonForm(ins.rest) ?? splitRawWords(ins.rest, ctx.escape).map(ex);
+    if (words.length < 2) throw new StepError(`${ins.cmd} requires at least two arguments`);
+    const destRaw = words[words.length - 1];
+    const srcs = words.slice(0, -1);
+    const wd = (st.config.WorkingDir as string) || '/';
+    let dest = destRaw.startsWith('/') ? destRaw : `${wd.replace(/\/$/, '')}/${destRaw}`;
+    const destIsDir = destRaw.endsWith('/') || destRaw.endsWith('/.') || destRaw === '.';
+    if (destIsDir && !dest.endsWith('/')) dest += '/';
+    let root: SourceRoot;
+    let release = async () => undefined as void;
+    const from = ins.flags.from;
+    if (from !== undefined && ins.cmd === 'COPY') {
+      const stage = ctx.stages.find((s) => s.name === from.toLowerCase());
+      const img = stage ? stage.image : await this.baseImage(ctx, from);
+      const view = await this.viewOf(img!);
+      root = { scope: view.scope, ignored: () => false, isContext: false };
+      release = view.release;
+    } else root = { scope: ctx.b.context.scope, ignored: ctx.b.context.ignored, isContext: true };
+    try {
+      const urls = srcs.filter((s) => /^https?:\/\//.test(s));
+      if (urls.length && ins.cmd === 'COPY') throw new StepError('COPY failed: source can\'t be a URL for COPY');
+      const local = srcs.filter((s) => !/^https?:\/\//.test(s));
+      let sources;
+      try {
+        sources = local.flatMap((s) => resolveSources(root, s, ins.cmd));
+      } catch (err) {
+        throw new StepError((err as Error).message);
+      }
+      const plan = planCopy(root, sources, destIsDir || sources.length > 1, ins.cmd);
+      // ADD of a local archive extracts it instead of copying it.
+      const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && isArchive(s.hostPath)) : [];
+      const cmd = [...shellOf(st.config), `#(nop) ${ins.cmd} ${plan.checksum} in ${dest} `];
+      const chown = ins.flags.chown;
+      await this.snapshotStep(ctx, st, cmd, async (scope) => {
+        const owner = chown ? resolveChown(scope, ex(chown)) : { uid: 0, gid: 0 };
+        const destClean = cleanPath(dest);
+        let prefixIsDir = dest.endsWith('/') || sources.length > 1 || sources[0].isDir;
+        if (!prefixIsDir) {
+          // A single file to an existing directory goes inside it.
+          try {
+            const r = resolveInScope(scope, destClean);
+            if (fs.statSync(r.hostPath).isDirectory()) prefixIsDir = true;
+          } catch {
+            /* a new file */
+          }
+        }
+        const nonArchive = plan.entries.filter((e) => !archives.some((a) => a.hostPath === e.hostPath));
+        const target = prefixIsDir ? destClean : destClean.slice(0, destClean.lastIndexOf('/')) || '/';
+        if (prefixIsDir) mkdirInScope(scope, destClean, owner);
+        else mkdirInScope(scope, target);
+        const named = nonArchive.map((e) => ({ ...e, name: prefixIsDir ? (sources.length === 1 && !sources[0].isDir && !dest.endsWith('/') ? sources[0].base : e.name) : path.basename(destClean) }));
+        await extractTar(scope, target, packEntries(named, '', owner), { noOverwriteDirNonDir: false, readonlyRootfs: false });
+        for (const a of archives) {
+          await extractTar(scope, destClean, await openTar(fs.createReadStream(a.hostPath)), { noOverwriteDirNonDir: false, readonlyRootfs: false });
+        }
+      });
+    } finally {
+      await release();
+    }
+  }
+
+  /** An image's filesystem, read-only (COPY --from). */
+  private async viewOf(img: ResolvedImage): Promise<{ scope: Scope; release: () => Promise<void> }> {
+    const { dir, remove } = this.contexts.makeDir('from');
+    const key = `berth-build-view-${crypto.randomBytes(8).toString('hex')}`;
+    const { mounts } = await this.d.ctr.snapshots.View({ snapshotter: SNAPSHOTTER, key, parent: img.chainId, labels: {} });
+    try {
+      await mountReadOnly(dir, mounts[0] as never);
+    } catch (err) {
+      await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+      await remove();
+      throw err;
+    }
+    return {
+      scope: { root: dir, mounts: [], probe: hostProbe },
+      release: async () => {
+        await unmount(dir).catch(() => undefined);
+        await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+        await remove();
+      },
+    };
+  }
+}
+
+interface RunCtx {
+  b: PreparedBuild;
+  say: (s: string) => void;
+  out: BuildOutput;
+  signal: AbortSignal;
+  usedArgs: Set<string>;
+  stages: StageState[];
+  escape: string;
+}
+
+function shellOf(c: ImageRunConfig): string[] {
+  const sh = c.Shell as string[] | undefined;
+  return sh && sh.length ? sh : DEFAULT_SHELL;
+}
+
+function splitArg(i: Instruction): [string, string | undefined] {
+  const t = i.rest.trim();
+  const eq = t.indexOf('=');
+  if (/\s/.test(t)) throw invalidParameter(`dockerfile parse error line ${i.line}: ARG requires exactly one argument`);
+  return eq < 0 ? [t, undefined] : [t.slice(0, eq), t.slice(eq + 1)];
+}
+
+function familiar(name: string): string {
+  const r = parseReference(name);
+  const path_ = r.domain === 'docker.io' ? r.path.replace(/^library\//, '') : `${r.domain}/${r.path}`;
+  return `${path_}:${r.tag ?? 'latest'}`;
+}
+
+/** Creates a directory (and its parents, 0755 root) inside the scope; the last one owned by `owner`. */
+function mkdirInScope(scope: Scope, p: string, owner?: { uid: number; gid: number }): void {
+  const parts = cleanPath(p).split('/').filter(Boolean);
+  let cur = '';
+  for (const [i, part] of parts.entries()) {
+    cur += `/${part}`;
+    const r = resolveInScope(scope, cur);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(r.hostPath);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) continue;
+    if (st) throw new StepError(`mkdir ${cur}: not a directory`);
+    fs.mkdirSync(r.hostPath, { mode: 0o755 });
+    const o = i === parts.length - 1 && owner ? owner : { uid: 0, gid: 0 };
+    fs.chownSync(r.hostPath, o.uid, o.gid);
+  }
+}
+
+function resolveChown(scope: Scope, spec: string): { uid: number; gid: number } {
+  const read = (f: string) => {
+    try {
+      return fs.readFileSync(resolveInScope(scope, f).hostPath, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  void readLayered;
+  const [u, g] = spec.split(':');
+  try {
+    const r = resolveUser(g === undefined ? u : `${u}:${g}`, read('/etc/passwd'), read('/etc/group'));
+    return { uid: r.uid, gid: g === undefined && /^\d+$/.test(u) ? r.uid : r.gid };
+  } catch (err) {
+    throw new StepError(`unable to convert uid/gid chown string to host mapping: ${(err as Error).message}`);
+  }
+}
+
+function isArchive(p: string): boolean {
+  const fd = fs.openSync(p, 'r');
+  try {
+    const head = Buffer.alloc(512);
+    const n = fs.readSync(fd, head, 0, 512, 0);
+    if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
+    if (n >= 3 && head.subarray(0, 3).toString() === 'BZh') return true;
+    if (n >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) return true;
+    return n >= 262 && head.subarray(257, 262).toString() === 'ustar';
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export { StepError };

@@ -1,0 +1,216 @@
+// COPY and ADD sources: wildcards matched in the context (or a stage's filesystem) as the engine matches them,
+// .dockerignore applied, the content checksum that keys the cache (`file:`, `dir:`, `multi:`), and the tar stream
+// of the sources named for their destination, which fs/extract writes into the step's snapshot.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import { BerthError, invalidParameter } from '../errors';
+import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
+
+export interface SourceRoot {
+  scope: Scope;
+  /** .dockerignore (the context only). */
+  ignored: (rel: string) => boolean;
+  /** Whether this is the build context (its messages differ from a stage's). */
+  isContext: boolean;
+}
+
+export interface CopySource {
+  /** Host path of the source (symlinks inside the root resolved). */
+  hostPath: string;
+  /** Relative path in the root. */
+  rel: string;
+  isDir: boolean;
+  /** The name it gets in a destination directory (the pattern's or the match's last element). */
+  base: string;
+  /** The user's pattern had a trailing slash or was a wildcard (for naming). */
+  fromWildcard: boolean;
+}
+
+/** Go's path.Match for one path component pattern. */
+function globToRegExp(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end < 0) throw invalidParameter('syntax error in pattern');
+      let cls = pattern.slice(i + 1, end);
+      if (cls.startsWith('^')) cls = '!' + cls.slice(1);
+      re += `[${cls.startsWith('!') ? '^' + cls.slice(1) : cls}]`;
+      i = end;
+    } else if (c === '\\' && i + 1 < pattern.length) re += '\\' + pattern[++i];
+    else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+const hasWildcard = (p: string) => /[*?[]/.test(p);
+
+function lexicallyOutside(p: string): boolean {
+  const c = cleanPath(p);
+  return c === '..' || c.startsWith('../');
+}
+
+/** Resolves one source pattern to the files it names (several for a wildcard). */
+export function resolveSources(root: SourceRoot, pattern: string, instr: string): CopySource[] {
+  const orig = pattern;
+  if (root.isContext && lexicallyOutside(pattern)) throw invalidParameter(`${instr} failed: forbidden path outside the build context: ${orig} ()`);
+  const clean = cleanPath(`/${pattern}`);
+  const notFound = () =>
+    root.isContext
+      ? invalidParameter(`${instr} failed: file not found in build context or excluded by .dockerignore: stat ${orig.replace(/^\//, '')}: file does not exist`)
+      : invalidParameter(`${instr} failed: stat ${clean}: file does not exist`);
+  if (!hasWildcard(clean)) {
+    const r = resolveInScope(root.scope, clean);
+    const rel = r.containerPath.replace(/^\//, '');
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(r.hostPath);
+    } catch {
+      throw notFound();
+    }
+    if (root.ignored(rel)) throw notFound();
+    return [{ hostPath: r.hostPath, rel, isDir: st.isDirectory(), base: path.basename(clean), fromWildcard: false }];
+  }
+  // Walk component by component, matching wildcards against directory entries.
+  const parts = clean.split('/').filter(Boolean);
+  let current: string[] = [''];
+  for (const part of parts) {
+    const next: string[] = [];
+    for (const dir of current) {
+      if (!hasWildcard(part)) {
+        next.push(dir ? `${dir}/${part}` : part);
+        continue;
+      }
+      const re = globToRegExp(part);
+      const host = resolveInScope(root.scope, `/${dir}`).hostPath;
+      let names: string[] = [];
+      try {
+        names = fs.readdirSync(host).sort();
+      } catch {
+        continue;
+      }
+      for (const n of names) if (re.test(n)) next.push(dir ? `${dir}/${n}` : n);
+    }
+    current = next;
+  }
+  const out: CopySource[] = [];
+  for (const rel of current) {
+    if (root.ignored(rel)) continue;
+    const r = resolveInScope(root.scope, `/${rel}`);
+    try {
+      const st = fs.statSync(r.hostPath);
+      out.push({ hostPath: r.hostPath, rel: r.containerPath.replace(/^\//, ''), isDir: st.isDirectory(), base: path.basename(rel), fromWildcard: true });
+    } catch {
+      /* a dangling link matched: skipped as the engine skips it */
+    }
+  }
+  if (out.length === 0) throw root.isContext ? invalidParameter(`${instr} failed: no source files were specified`) : notFound();
+  return out;
+}
+
+interface Entry {
+  /** Path of the entry below the destination ('' is the destination itself). */
+  name: string;
+  hostPath: string;
+  st: fs.Stats;
+}
+
+/** Every file of the sources, named relative to the destination directory (or the destination file). */
+function* entriesOf(root: SourceRoot, src: CopySource, asName: string): Generator<Entry> {
+  const st = fs.lstatSync(src.hostPath);
+  if (!src.isDir) {
+    yield { name: asName, hostPath: src.hostPath, st: fs.statSync(src.hostPath) };
+    return;
+  }
+  // A directory: its contents (not itself) go into the destination.
+  if (asName) yield { name: asName, hostPath: src.hostPath, st };
+  const walk = function* (hostDir: string, rel: string, name: string): Generator<Entry> {
+    for (const n of fs.readdirSync(hostDir).sort()) {
+      const childRel = rel ? `${rel}/${n}` : n;
+      if (root.ignored(childRel)) continue;
+      const hp = path.join(hostDir, n);
+      const cst = fs.lstatSync(hp);
+      const childName = name ? `${name}/${n}` : n;
+      yield { name: childName, hostPath: hp, st: cst };
+      if (cst.isDirectory()) yield* walk(hp, childRel, childName);
+    }
+  };
+  yield* walk(src.hostPath, src.rel, asName);
+}
+
+export interface CopyPlan {
+  entries: Entry[];
+  /** The cache's source id: `file:<sha>`, `dir:<sha>`, `multi:<sha>`. */
+  checksum: string;
+}
+
+/**
+ * Names the sources' files for the destination with the engine's rules: with several sources, or a destination
+ * ending in `/`, the destination is a directory (each file under its base name, each directory's contents
+ * merged in); a single file to a destination that is not an existing directory becomes that file.
+ */
+export function planCopy(root: SourceRoot, sources: CopySource[], destIsDir: boolean, instr: string): CopyPlan {
+  if (sources.length > 1 && !destIsDir) throw invalidParameter(`When using ${instr} with more than one source file, the destination must be a directory and end with a /`);
+  const entries: Entry[] = [];
+  for (const s of sources) {
+    const asName = s.isDir ? '' : destIsDir ? s.base : '';
+    for (const e of entriesOf(root, s, asName)) entries.push(e);
+  }
+  const h = crypto.createHash('sha256');
+  for (const e of entries) {
+    h.update(`${e.name}\0${e.st.mode}\0${e.st.isFile() ? e.st.size : 0}\0${Math.floor(e.st.mtimeMs / 1000)}\0`);
+    if (e.st.isSymbolicLink()) h.update(fs.readlinkSync(e.hostPath));
+    else if (e.st.isFile()) h.update(hashFile(e.hostPath));
+  }
+  const kind = sources.length > 1 ? 'multi' : sources[0].isDir ? 'dir' : 'file';
+  return { entries, checksum: `${kind}:${h.digest('hex')}` };
+}
+
+function hashFile(p: string): Buffer {
+  const h = crypto.createHash('sha256');
+  const fd = fs.openSync(p, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      h.update(buf.subarray(0, n));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return h.digest();
+}
+
+/** The tar of the planned entries under `prefix` (the destination, no leading slash), owned by uid:gid. */
+export function packEntries(entries: Entry[], prefix: string, owner: { uid: number; gid: number }): Readable {
+  const pack = tar.pack();
+  void (async () => {
+    try {
+      for (const e of entries) {
+        const name = [prefix, e.name].filter(Boolean).join('/') || '.';
+        const base = { name, mode: e.st.mode & 0o7777, mtime: new Date(Math.floor(e.st.mtimeMs / 1000) * 1000), uid: owner.uid, gid: owner.gid };
+        if (e.st.isDirectory()) pack.entry({ ...base, type: 'directory' });
+        else if (e.st.isSymbolicLink()) pack.entry({ ...base, type: 'symlink', linkname: fs.readlinkSync(e.hostPath) });
+        else if (e.st.isFile()) {
+          await new Promise<void>((resolve, reject) => {
+            const w = pack.entry({ ...base, type: 'file', size: e.st.size }, (err) => (err ? reject(err) : resolve()));
+            fs.createReadStream(e.hostPath).on('error', reject).pipe(w);
+          });
+        }
+      }
+      pack.finalize();
+    } catch (err) {
+      pack.destroy(err as Error);
+    }
+  })();
+  return pack as unknown as Readable;
+}
+
+export { BerthError };
