@@ -94,6 +94,8 @@ interface StageState {
   /** ARGs declared in this stage, with their value in effect (undefined: declared without a value). */
   args: Map<string, string | undefined>;
   name: string;
+  /** MAINTAINER so far (every image of the stage after it carries it). */
+  author?: string;
   /** A CMD was given in this stage (an ENTRYPOINT after it keeps it). */
   cmdSet?: boolean;
 }
@@ -314,7 +316,8 @@ export class BuildService {
         return this.commitConfig(ctx, st, `LABEL ${pairs.map(([k, v]) => `${k}=${v}`).join(' ')}`);
       }
       case 'MAINTAINER':
-        return this.commitConfig(ctx, st, `MAINTAINER ${ins.rest}`, (img) => (img.author = ins.rest));
+        st.author = ins.rest;
+        return this.commitConfig(ctx, st, `MAINTAINER ${ins.rest}`);
       case 'EXPOSE': {
         const ports = exWords(ins.rest);
         const exposed = { ...((c.ExposedPorts as Record<string, object> | null) ?? {}) };
@@ -451,8 +454,7 @@ export class BuildService {
   }
 
   /** A config-only step: the image gets the new config and an empty layer (the engine's `#(nop)` commit). */
-  private async commitConfig(ctx: RunCtx, st: StageState, msg: string, tweak?: (img: Record<string, unknown>) => void): Promise<void> {
-    void tweak;
+  private async commitConfig(ctx: RunCtx, st: StageState, msg: string): Promise<void> {
     const cmd = [...shellOf(st.config), '#(nop) ', msg];
     const config = ordered({ ...st.config, Image: st.image?.id ?? '' });
     const containerConfig = ordered({ ...config, Cmd: cmd });
@@ -464,7 +466,7 @@ export class BuildService {
       ctx.say(` ---> Running in ${shortId(container)}\n`);
     }
     try {
-      const id = await this.d.commits.commitBuildStep({ base: st.image, container, config, containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) }, createdBy: cmd.join(' ') });
+      const id = await this.d.commits.commitBuildStep({ base: st.image, container, config, containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) }, createdBy: cmd.join(' '), author: st.author });
       await this.finishStep(ctx, st, id, container, true);
     } catch (err) {
       if (container) await this.removeStepContainer(ctx, container, false);
@@ -572,6 +574,7 @@ export class BuildService {
         config,
         containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) },
         createdBy: saved.join(' '),
+        author: st.author,
       });
       ok = true;
       await this.finishStep(ctx, st, id, container, true);
@@ -602,7 +605,7 @@ export class BuildService {
           } finally {
             await unmount(mnt);
           }
-          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent }, container: '', config, containerConfig, createdBy: cmd.join(' ') });
+          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
         } finally {
           await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
         }

@@ -87,7 +87,10 @@ export function parseDockerfile(text: string): ParsedDockerfile {
   for (const raw of doc.getInstructions()) {
     const keyword = raw.getInstruction();
     const line = raw.getRange().start.line + 1;
-    const ins = parseInstruction(keyword, raw.getArgumentsContent() ?? '', line);
+    // dockerfile-ast gives the flags apart from the arguments; the instruction's text is put back together.
+    const flags = 'getFlags' in raw ? (raw as unknown as { getFlags(): { getName(): string; getValue(): string | null }[] }).getFlags() : [];
+    const flagText = flags.map((f) => (f.getValue() === null ? `--${f.getName()}` : `--${f.getName()}=${f.getValue()}`));
+    const ins = parseInstruction(keyword, [...flagText, raw.getArgumentsContent() ?? ''].join(' '), line);
     if (ins.cmd === 'FROM') {
       const words = ins.rest.split(/\s+/).filter(Boolean);
       let name = '';

@@ -110,8 +110,10 @@ async function postBuild(backend: BuildBackend, req: Request, res: Response): Pr
     if (!res.writableFinished) ac.abort();
   });
   const prepared = await backend.prepare({ ...parseBuildQuery(req), body: req }, ac.signal);
+  let started = false;
   try {
     res.writeHead(200, { 'Content-Type': 'application/json' });
+    started = true;
     const write = (msg: Record<string, unknown>) => res.write(goJSON(msg) + '\n');
     try {
       await backend.run(prepared, write, ac.signal);
@@ -120,9 +122,10 @@ async function postBuild(backend: BuildBackend, req: Request, res: Response): Pr
       const code = (err as { code?: unknown }).code;
       write({ errorDetail: { ...(typeof code === 'number' ? { code } : {}), message }, error: message });
     }
-    res.end();
   } finally {
+    // The context is gone before the client sees the end of the stream.
     await prepared.dispose();
+    if (started) res.end();
   }
 }
 

@@ -40,7 +40,7 @@ export async function cleanupNamespace(ctr: Containerd): Promise<void> {
   await quiet(ctr.namespaces.Delete({ name: ctr.namespace }));
 }
 
-function listSnapshots(ctr: Containerd): Promise<{ name: string; parent: string }[]> {
+export function listSnapshots(ctr: Containerd): Promise<{ name: string; parent: string }[]> {
   return new Promise((resolve) => {
     const out: { name: string; parent: string }[] = [];
     const call = ctr.raw.snapshots.List({ snapshotter: 'overlayfs', filters: [] }, ctr.metadata());

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as tar from 'tar-stream';
 import * as zlib from 'node:zlib';
 import { berthWithBusybox } from '../helpers/suite';
+import { listSnapshots } from '../helpers/cleanup';
 
 const berth = berthWithBusybox();
 
@@ -14,7 +15,7 @@ async function contextTar(files: Record<string, string | { content?: string; mod
   const pack = tar.pack();
   const mtime = new Date('2024-01-01T00:00:00Z');
   for (const [name, f] of Object.entries(files)) {
-    if (typeof f === 'string') pack.entry({ name, mode: 0o644, mtime }, f);
+    if (typeof f === 'string') pack.entry({ name, mode: 0o644, mtime }, Buffer.from(f, 'latin1'));
     else if (f.link) pack.entry({ name, type: 'symlink', linkname: f.link, mtime });
     else if (f.dir) pack.entry({ name, type: 'directory', mode: f.mode ?? 0o755, mtime });
     else pack.entry({ name, mode: f.mode ?? 0o644, mtime }, f.content ?? '');
@@ -62,7 +63,7 @@ describe('POST /build', () => {
     ];
     // stdout and stderr are two pipes: their relative order is not fixed (the reference's neither).
     const streams = r.lines.filter((l) => l.stream !== undefined).map((l) => l.stream as string);
-    expect(streams.filter((s) => s === 'hi\n' || s === '\u001b[91merr\n\u001b[0m').sort()).toEqual(['hi\n', '\u001b[91merr\n\u001b[0m']);
+    expect(streams.filter((s) => s === 'hi\n' || s === '\u001b[91merr\n\u001b[0m').sort()).toEqual(['\u001b[91merr\n\u001b[0m', 'hi\n']);
     expect(streams.slice(0, expected.length).map((s, i) => expected[i].test(s) || s)).toEqual(expected.map(() => true));
     expect(streams.slice(expected.length)).toEqual([`Successfully built ${id12}\n`, 'Successfully tagged build-basic:latest\n']);
     expect(r.text).toContain('" ---\\u003e Running in ');
@@ -81,5 +82,178 @@ describe('POST /build', () => {
     expect(await run('build-basic', ['cat', '/a.txt'])).toBe('hello\n');
     // No container is left behind.
     expect((await berth().request('GET', '/v1.24/containers/json?all=1')).json()).toEqual([]);
+  });
+});
+
+describe('instructions', () => {
+  test('every instruction leaves the reference\'s config and history; unused build-args warn', async () => {
+    const ctx = await contextTar({
+      Dockerfile: [
+        'FROM busybox:latest', 'ARG A1=def', 'ARG A2', 'LABEL a=b "c d"="e f"', 'MAINTAINER me <me@x>', 'EXPOSE 80 53/udp', 'VOLUME /data',
+        'VOLUME ["/v1", "/v2"]', 'USER 1000:1000', 'USER 0', 'WORKDIR /w/x', 'WORKDIR rel', 'STOPSIGNAL SIGUSR1',
+        'HEALTHCHECK --interval=5s --retries=2 CMD echo ok', 'SHELL ["/bin/sh", "-xc"]', 'ENTRYPOINT echo e', 'CMD echo c $A1',
+        'ENV K=V K2="x y"', 'ENV K3 a b', 'RUN echo $A1 $A2 > /w/args', 'ONBUILD RUN echo onb', 'COPY d /dd/', 'ADD d/g d/e /ee/', 'COPY --chown=7:8 d/g /owned', '',
+      ].join('\n'),
+      'd/e/f': 'x\n',
+      'd/g': 'y\n',
+      'd/link': { link: 'g' },
+    });
+    const r = await build(`t=build-all&buildargs=${encodeURIComponent(JSON.stringify({ A2: 'v2', UNUSED: '1' }))}`, ctx);
+    expect(r.error).toBeUndefined();
+    expect(r.stream).toContain('[Warning] One or more build-args [UNUSED] were not consumed\n');
+    const img = await inspect('build-all');
+    expect(img.Config).toMatchObject({
+      User: '0',
+      ExposedPorts: { '53/udp': {}, '80/tcp': {} },
+      Env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'K=V', 'K2=x y', 'K3=a b'],
+      Cmd: ['/bin/sh', '-xc', 'echo c $A1'],
+      Healthcheck: { Test: ['CMD-SHELL', 'echo ok'], Interval: 5000000000, Retries: 2 },
+      Volumes: { '/data': {}, '/v1': {}, '/v2': {} },
+      WorkingDir: '/w/x/rel',
+      Entrypoint: ['/bin/sh', '-xc', 'echo e'],
+      OnBuild: ['RUN echo onb'],
+      Labels: { a: 'b', 'c d': 'e f' },
+      StopSignal: 'SIGUSR1',
+      Shell: ['/bin/sh', '-xc'],
+    });
+    expect(img.Author).toBe('me <me@x>');
+    const hist = (await berth().request('GET', '/v1.24/images/build-all/history')).json().map((h: any) => h.CreatedBy).reverse().slice(1);
+    expect(hist.slice(0, 21)).toEqual([
+      '/bin/sh -c #(nop)  ARG A1=def', '/bin/sh -c #(nop)  ARG A2', '/bin/sh -c #(nop)  LABEL a=b c d=e f', '/bin/sh -c #(nop)  MAINTAINER me <me@x>',
+      '/bin/sh -c #(nop)  EXPOSE 53/udp 80', '/bin/sh -c #(nop)  VOLUME [/data]', '/bin/sh -c #(nop)  VOLUME [/v1 /v2]', '/bin/sh -c #(nop)  USER 1000:1000',
+      '/bin/sh -c #(nop)  USER 0', '/bin/sh -c #(nop) WORKDIR /w/x', '/bin/sh -c #(nop) WORKDIR /w/x/rel', '/bin/sh -c #(nop)  STOPSIGNAL SIGUSR1',
+      '/bin/sh -c #(nop)  HEALTHCHECK &{["CMD-SHELL" "echo ok"] "5s" "0s" "0s" \'\\x02\'}', '/bin/sh -xc #(nop)  SHELL [/bin/sh -xc]',
+      '/bin/sh -xc #(nop)  ENTRYPOINT ["/bin/sh" "-xc" "echo e"]', '/bin/sh -xc #(nop)  CMD ["/bin/sh" "-xc" "echo c $A1"]', '/bin/sh -xc #(nop)  ENV K=V K2=x y',
+      '/bin/sh -xc #(nop)  ENV K3=a b', '|2 A1=def A2=v2 /bin/sh -xc echo $A1 $A2 > /w/args', '/bin/sh -xc #(nop)  ONBUILD RUN echo onb',
+      expect.stringMatching(/^\/bin\/sh -xc #\(nop\) COPY dir:[0-9a-f]{64} in \/dd\/ $/),
+    ]);
+    expect(hist[21]).toMatch(/^\/bin\/sh -xc #\(nop\) ADD multi:[0-9a-f]{64} in \/ee\/ $/);
+    const out = await berth().docker(['run', '--rm', '--network', 'none', 'build-all']);
+    expect(out.stdout).toBe('e\n'); // ENTRYPOINT shell form ignores CMD
+    const ls = await berth().docker(['run', '--rm', '--network', 'none', '--entrypoint', 'sh', 'build-all', '-c', 'cat /w/args; set -- $(ls -ln /owned); echo $3:$4; cat /dd/e/f /dd/g /ee/f /ee/g; readlink /dd/link; ls -d /w/x/rel']);
+    expect(ls.stdout).toBe('def v2\n7:8\nx\ny\nx\ny\ng\n/w/x/rel\n');
+  });
+
+  test('ADD of local archives (gzip, bzip2, xz, plain) extracts them; a child build runs ONBUILD triggers', async () => {
+    const inner = await contextTar({ 'in/file': 'inside\n' });
+    const gz = zlib.gzipSync(inner);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-'));
+    fs.writeFileSync(path.join(dir, 't.tar'), inner);
+    const bz = execFileSync('bzip2', ['-c', path.join(dir, 't.tar')]);
+    const xz = execFileSync('xz', ['-c', path.join(dir, 't.tar')]);
+    fs.rmSync(dir, { recursive: true });
+    const ctx = await contextTar({ Dockerfile: 'FROM busybox\nADD a.tar.gz /gz/\nADD a.tar.bz2 /bz/\nADD a.tar.xz /xz/\nADD a.tar /plain/\nONBUILD RUN echo triggered > /trig\n', 'a.tar.gz': gz.toString('latin1'), 'a.tar.bz2': bz.toString('latin1'), 'a.tar.xz': xz.toString('latin1'), 'a.tar': inner.toString('latin1') });
+    // string contents are written as latin1 bytes by contextTar
+    const r = await build('t=build-add', ctx);
+    expect(r.error).toBeUndefined();
+    const child = await build('t=build-child', await contextTar({ Dockerfile: 'FROM build-add\nRUN cat /trig\n' }));
+    expect(child.error).toBeUndefined();
+    expect(child.stream).toContain('# Executing 1 build trigger\n');
+    expect(child.stream).toContain('triggered\n');
+    expect(await run('build-add', ['cat', '/gz/in/file', '/bz/in/file', '/xz/in/file', '/plain/in/file'])).toBe('inside\n'.repeat(4));
+  });
+});
+
+describe('cache', () => {
+  const df = 'FROM busybox\nARG V=1\nCOPY f /f\nRUN echo $V > /v\nCMD ["cat", "/v"]\n';
+  test('hit, miss after a source change, miss after a build-arg change, nocache, after a restart', async () => {
+    const first = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    expect(first.error).toBeUndefined();
+    const again = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    expect(again.aux).toBe(first.aux);
+    expect(again.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    expect(again.stream).not.toContain('Running in');
+    const changed = await build('', await contextTar({ Dockerfile: df, f: 'two' }));
+    expect(changed.stream.match(/ ---> Using cache\n/g)).toHaveLength(1); // ARG only
+    const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one' }));
+    expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(2); // ARG, COPY
+    expect(await run(arg.aux!, [])).toBe('2\n');
+    const nocache = await build('nocache=1', await contextTar({ Dockerfile: df, f: 'one' }));
+    expect(nocache.stream).not.toContain('Using cache');
+    expect(nocache.aux).not.toBe(first.aux);
+    await berth().restart();
+    const after = await build('', await contextTar({ Dockerfile: df, f: 'one' }));
+    expect(after.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    // intermediate images are untagged parents, listed with all=1 only
+    const all = (await berth().request('GET', '/v1.24/images/json?all=1')).json();
+    const top = (await berth().request('GET', '/v1.24/images/json')).json();
+    expect(all.length).toBeGreaterThan(top.length + 3);
+  });
+});
+
+describe('multi-stage, .dockerignore, context rules', () => {
+  test('AS and COPY --from a stage and an image; dockerfile= in a subfolder; q=1 prints the id only', async () => {
+    const ctx = await contextTar({
+      'sub/Dockerfile.x': 'FROM busybox AS one\nRUN echo built > /out\nFROM busybox\nCOPY --from=one /out /from-stage\nCOPY --from=busybox /bin/busybox /bb\n',
+    });
+    const r = await build('dockerfile=sub/Dockerfile.x&q=1&t=build-multi', ctx);
+    expect(r.lines.filter((l) => l.stream)).toEqual([{ stream: `${r.aux}\n` }]);
+    expect(await run('build-multi', ['cat', '/from-stage'])).toBe('built\n');
+    expect(await run('build-multi', ['ls', '/bb'])).toBe('/bb\n');
+  });
+
+  test('.dockerignore with exceptions; an ignored file is not found', async () => {
+    const ctx = await contextTar({
+      Dockerfile: 'FROM busybox\nCOPY . /ctx/\nRUN cd /ctx && find . | sort > /list\n',
+      '.dockerignore': '*.log\n!keep.log\nsecret/**\n',
+      'a.log': '', 'keep.log': '', 'secret/x': '', 'ok': '',
+    });
+    const r = await build('t=build-ign', ctx);
+    expect(r.error).toBeUndefined();
+    expect(await run('build-ign', ['cat', '/list'])).toBe('.\n./.dockerignore\n./Dockerfile\n./keep.log\n./ok\n./secret\n');
+    const missing = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY a.log /\n', '.dockerignore': '*.log\n', 'a.log': '' }));
+    expect(missing.error.error).toBe('COPY failed: file not found in build context or excluded by .dockerignore: stat a.log: file does not exist');
+  });
+
+  test('sources outside the context are refused: ../x and a symlink pointing out', async () => {
+    const r = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY ../x /x\n' }));
+    expect(r.error.error).toBe('COPY failed: forbidden path outside the build context: ../x ()');
+    const link = await build('t=build-link', await contextTar({ Dockerfile: 'FROM busybox\nCOPY out /x\n', out: { link: '/etc/shadow' } }));
+    // The link resolves inside the context (/etc/shadow of the context), which does not exist.
+    expect(link.error.error).toMatch(/^COPY failed: file not found in build context/);
+  });
+});
+
+describe('bad input and failures', () => {
+  test('errors before the build get a status; errors during it arrive in the stream; nothing is left', async () => {
+    const r1 = await berth().request('POST', '/v1.24/build', { body: Buffer.from('not a tar at all') });
+    expect(r1.status).toBe(400);
+    expect(r1.json().message).toBe('unexpected EOF');
+    const r2 = await build('', await contextTar({ other: 'x' }));
+    expect(r2.status).toBe(400);
+    const r2t = await berth().request('POST', '/v1.23/build?dockerfile=nope', { body: await contextTar({ other: 'x' }) });
+    expect(r2t.text).toBe('Cannot locate specified Dockerfile: nope\n');
+    const r3 = await berth().request('POST', '/v1.24/build', { body: await contextTar({ Dockerfile: 'FROM busybox\nFOO bar\n' }) });
+    expect([r3.status, r3.json().message]).toEqual([400, 'dockerfile parse error line 2: unknown instruction: FOO']);
+    const r4 = await berth().request('POST', '/v1.24/build?t=BAD:x:y', { body: await contextTar({ Dockerfile: 'FROM busybox\n' }) });
+    expect([r4.status, r4.json().message]).toEqual([400, 'invalid reference format: repository name must be lowercase']);
+    const r5 = await berth().request('POST', '/v1.24/build?buildargs=notjson', { body: await contextTar({ Dockerfile: 'FROM busybox\n' }) });
+    expect([r5.status, r5.json().message]).toEqual([400, expect.stringMatching(/^error reading build args: /)]);
+    const r6 = await build('', await contextTar({ Dockerfile: 'FROM busybox\nRUN exit 3\n' }));
+    expect(r6.error).toEqual({ errorDetail: { code: 3, message: "The command '/bin/sh -c exit 3' returned a non-zero code: 3" }, error: "The command '/bin/sh -c exit 3' returned a non-zero code: 3" });
+    // rm=1 (the default) keeps the failed step's container, as the engine does; forcerm=1 removes it too.
+    const left = (await berth().request('GET', '/v1.24/containers/json?all=1')).json();
+    expect(left.map((c: any) => c.Command)).toEqual(['/bin/sh -c "exit 3"']);
+    await berth().request('DELETE', `/v1.24/containers/${left[0].Id}`);
+    const r7 = await build('forcerm=1', await contextTar({ Dockerfile: 'FROM busybox\nRUN exit 3\n' }));
+    expect(r7.stream).toMatch(/Removing intermediate container [0-9a-f]{12}\n$/);
+    expect((await berth().request('GET', '/v1.24/containers/json?all=1')).json()).toEqual([]);
+    expect(fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp'))).toEqual([]);
+    expect((await berth().daemon.ctr.leases.List({ filters: [] })).leases).toEqual([]);
+    // No active snapshot of a step (COPY/WORKDIR keys, containers' rw layers) is left.
+    const snaps = (await listSnapshots(berth().daemon.ctr)).map((s) => s.name);
+    expect(snaps.filter((n) => n.startsWith('berth-build') || /^[0-9a-f]{64}(-init)?$/.test(n))).toEqual([]);
+  });
+});
+
+describe('clients', () => {
+  test('the docker CLI builds (gzip context, -t, --build-arg) and runs the image', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-cli-'));
+    fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM busybox\nARG MSG\nRUN echo "$MSG" > /msg\nCMD ["cat", "/msg"]\n');
+    const r = await berth().docker(['build', '-t', 'build-cli:1', '--build-arg', 'MSG=from-cli', dir]);
+    fs.rmSync(dir, { recursive: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Successfully built [0-9a-f]{12}\nSuccessfully tagged build-cli:1\n$/);
+    expect(await run('build-cli:1', [])).toBe('from-cli\n');
   });
 });

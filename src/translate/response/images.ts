@@ -34,6 +34,7 @@ export function toImageContainerConfig(c: Record<string, any> | undefined): Reco
     Labels: cfg.Labels ?? null,
   });
   if (cfg.StopSignal) out.StopSignal = cfg.StopSignal;
+  if (cfg.Shell && cfg.Shell.length) out.Shell = cfg.Shell;
   return out;
 }
 
