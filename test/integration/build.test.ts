@@ -202,15 +202,15 @@ describe('multi-stage, .dockerignore, context rules', () => {
     expect(r.error).toBeUndefined();
     expect(await run('build-ign', ['cat', '/list'])).toBe('.\n./.dockerignore\n./Dockerfile\n./keep.log\n./ok\n./secret\n');
     const missing = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY a.log /\n', '.dockerignore': '*.log\n', 'a.log': '' }));
-    expect(missing.error.error).toBe('COPY failed: file not found in build context or excluded by .dockerignore: stat a.log: file does not exist');
+    expect(missing.error?.error).toBe('COPY failed: file not found in build context or excluded by .dockerignore: stat a.log: file does not exist');
   });
 
   test('sources outside the context are refused: ../x and a symlink pointing out', async () => {
     const r = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY ../x /x\n' }));
-    expect(r.error.error).toBe('COPY failed: forbidden path outside the build context: ../x ()');
+    expect(r.error?.error).toBe('COPY failed: forbidden path outside the build context: ../x ()');
     const link = await build('t=build-link', await contextTar({ Dockerfile: 'FROM busybox\nCOPY out /x\n', out: { link: '/etc/shadow' } }));
     // The link resolves inside the context (/etc/shadow of the context), which does not exist.
-    expect(link.error.error).toMatch(/^COPY failed: file not found in build context/);
+    expect(link.error?.error).toMatch(/^COPY failed: file not found in build context/);
   });
 });
 
