@@ -129,13 +129,28 @@ export class BuildService {
 
   /** Empties the builder's temporary folder (what a SIGKILLed build left) and removes its intermediate containers. */
   async init(): Promise<void> {
-    this.contexts.init();
+    await this.contexts.init();
     const leftovers = path.join(this.d.dataRoot, 'builder', 'containers');
     fs.mkdirSync(leftovers, { recursive: true, mode: 0o700 });
     for (const id of fs.readdirSync(leftovers)) {
       await this.d.containers.remove(id, { force: true, volumes: true }).catch(() => undefined);
       fs.rmSync(path.join(leftovers, id), { force: true });
     }
+    // Step snapshots (COPY/ADD/WORKDIR, COPY --from views) and leases of a build that was killed.
+    for (const l of (await this.d.ctr.leases.List({ filters: [] })).leases) {
+      if (l.id.startsWith('berth-build')) await this.d.ctr.leases.Delete({ id: l.id, sync: false }).catch(() => undefined);
+    }
+    for (const key of await this.stepSnapshots()) await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+  }
+
+  private stepSnapshots(): Promise<string[]> {
+    return new Promise((resolve) => {
+      const out: string[] = [];
+      const call = this.d.ctr.raw.snapshots.List({ snapshotter: SNAPSHOTTER, filters: [] }, this.d.ctr.metadata());
+      call.on('data', (m: { info: { name: string }[] }) => out.push(...m.info.map((i) => i.name).filter((n) => n.startsWith('berth-build-'))));
+      call.on('error', () => resolve(out));
+      call.on('end', () => resolve(out));
+    });
   }
 
   /** The context on disk and the Dockerfile parsed; throws (a status code) before any output. */

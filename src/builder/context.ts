@@ -13,6 +13,7 @@ import * as zlib from 'node:zlib';
 import dockerignore from '@balena/dockerignore';
 import { BerthError, invalidParameter } from '../errors';
 import { extractTar } from '../fs/extract';
+import { unmountAllUnder } from '../fs/mounts';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
 import { hostProbe } from '../services/filesystem';
 
@@ -94,8 +95,9 @@ export class ContextStore {
     this.tmpRoot = path.join(dataRoot, 'builder', 'tmp');
   }
 
-  /** Removes what a berth that died mid-build left behind. */
-  init(): void {
+  /** Removes what a berth that died mid-build left behind (snapshots still mounted there are unmounted first). */
+  async init(): Promise<void> {
+    if (fs.existsSync(this.tmpRoot)) await unmountAllUnder(this.tmpRoot);
     fs.rmSync(this.tmpRoot, { recursive: true, force: true });
     fs.mkdirSync(this.tmpRoot, { recursive: true, mode: 0o700 });
   }

@@ -62,7 +62,8 @@ async function cloneGit(store: ContextStore, remote: string, signal: AbortSignal
     try {
       await git(['init', '-q', root]);
       await git(['remote', 'add', 'origin', url.replace(/^github\.com\//, 'https://github.com/')], root);
-      await git(['fetch', '-q', '--depth', '1', 'origin', ref || 'HEAD'], root);
+      // A shallow fetch where the server allows it (the dumb HTTP protocol does not).
+      await git(['fetch', '-q', '--depth', '1', 'origin', ref || 'HEAD'], root).catch(() => git(['fetch', '-q', 'origin', ref || 'HEAD'], root));
       await git(['checkout', '-q', 'FETCH_HEAD'], root);
       await git(['submodule', 'update', '--init', '--recursive', '--depth=1', '-q'], root).catch(() => undefined);
     } catch (err) {

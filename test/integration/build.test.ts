@@ -1,6 +1,8 @@
 // POST /build against real containerd: every instruction, the output stream, the cache, contexts, bad inputs.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tar from 'tar-stream';
@@ -18,7 +20,7 @@ async function contextTar(files: Record<string, string | { content?: string; mod
     if (typeof f === 'string') pack.entry({ name, mode: 0o644, mtime }, Buffer.from(f, 'latin1'));
     else if (f.link) pack.entry({ name, type: 'symlink', linkname: f.link, mtime });
     else if (f.dir) pack.entry({ name, type: 'directory', mode: f.mode ?? 0o755, mtime });
-    else pack.entry({ name, mode: f.mode ?? 0o644, mtime }, f.content ?? '');
+    else pack.entry({ name, mode: f.mode ?? 0o644, mtime }, Buffer.from(f.content ?? '', 'latin1'));
   }
   pack.finalize();
   const chunks: Buffer[] = [];
@@ -255,5 +257,67 @@ describe('clients', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Successfully built [0-9a-f]{12}\nSuccessfully tagged build-cli:1\n$/);
     expect(await run('build-cli:1', [])).toBe('from-cli\n');
+  });
+});
+
+describe('FROM scratch and remote contexts', () => {
+  test('FROM scratch with COPY makes a one-layer image', async () => {
+    const r = await build('t=build-scratch', await contextTar({ Dockerfile: 'FROM scratch\nCOPY bb /bin/busybox\nCMD ["/bin/busybox", "echo", "from scratch"]\n', bb: { content: fs.readFileSync('/bin/busybox').toString('latin1'), mode: 0o755 } }));
+    expect(r.error).toBeUndefined();
+    const img = await inspect('build-scratch');
+    expect(img.RootFS.Layers).toHaveLength(1);
+    expect((await inspect(img.Parent)).Parent).toBe(''); // the COPY step's image has no parent
+    expect(await run('build-scratch', [])).toBe('from scratch\n');
+  });
+
+  test('remote=: a tarball URL, a plain Dockerfile URL, a git repository with #ref:subdir; an unreachable one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-remote-'));
+    const tarball = zlib.gzipSync(await contextTar({ Dockerfile: 'FROM busybox\nCOPY f /f\n', f: 'from tarball\n' }));
+    // A git repository served over git's dumb HTTP protocol from the same server.
+    const repo = path.join(dir, 'repo');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    fs.mkdirSync(path.join(repo, 'sub'), { recursive: true });
+    execFileSync('git', ['init', '-q', '-b', 'main', repo]);
+    fs.writeFileSync(path.join(repo, 'sub', 'Dockerfile'), 'FROM busybox\nCOPY g /g\n');
+    fs.writeFileSync(path.join(repo, 'sub', 'g'), 'v1\n');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    git('tag', 'v1');
+    fs.writeFileSync(path.join(repo, 'sub', 'g'), 'v2\n');
+    git('commit', '-qam', 'two');
+    execFileSync('git', ['clone', '-q', '--bare', repo, path.join(dir, 'repo.git')]);
+    execFileSync('git', ['update-server-info'], { cwd: path.join(dir, 'repo.git') });
+    const server = http.createServer((req, res) => {
+      const u = req.url ?? '/';
+      if (u === '/ctx.tar.gz') return res.end(tarball);
+      if (u === '/Dockerfile.txt') return res.end('FROM busybox\nRUN echo plain > /p\n');
+      const file = path.join(dir, decodeURIComponent(u.split('?')[0]));
+      if (file.startsWith(path.join(dir, 'repo.git')) && fs.existsSync(file) && fs.statSync(file).isFile()) return res.end(fs.readFileSync(file));
+      res.writeHead(404);
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const t = await build(`remote=${encodeURIComponent(`${base}/ctx.tar.gz`)}&t=build-remote-tar`, Buffer.alloc(0));
+      expect(t.error).toBeUndefined();
+      expect(await run('build-remote-tar', ['cat', '/f'])).toBe('from tarball\n');
+      const p = await build(`remote=${encodeURIComponent(`${base}/Dockerfile.txt`)}&t=build-remote-df`, Buffer.alloc(0));
+      expect(p.error).toBeUndefined();
+      expect(await run('build-remote-df', ['cat', '/p'])).toBe('plain\n');
+      const g = await build(`remote=${encodeURIComponent(`${base}/repo.git#v1:sub`)}&t=build-remote-git`, Buffer.alloc(0));
+      expect(g.error).toBeUndefined();
+      expect(await run('build-remote-git', ['cat', '/g'])).toBe('v1\n');
+      const head = await build(`remote=${encodeURIComponent(`${base}/repo.git#:sub`)}&t=build-remote-git2`, Buffer.alloc(0));
+      expect(await run('build-remote-git2', ['cat', '/g'])).toBe('v2\n');
+      expect(head.error).toBeUndefined();
+      const missing = await berth().request('POST', `/v1.24/build?remote=${encodeURIComponent(`${base}/nope.tar`)}`);
+      expect(missing.status).toBe(400);
+      expect(missing.json().message).toMatch(/^unable to prepare context: failed to GET http:\/\/127\.0\.0\.1:\d+\/nope\.tar with status 404 Not Found/);
+    } finally {
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp'))).toEqual([]);
   });
 });
