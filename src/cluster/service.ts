@@ -8,9 +8,10 @@ import type { Logger } from '../log';
 import { writeFileAtomic } from '../store/atomic';
 import type { ClusterRecord, LocalSwarmState, NodeDescription, NodeRecord, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
 import { heartbeatPeriodMs, mergeInitSpec, normalizeUpdateSpec, TLSInfoFacts } from '../translate/response/swarm';
-import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, taskFilter } from '../translate/request/swarm';
+import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, splitHostPort, taskFilter } from '../translate/request/swarm';
 import * as ca from './ca';
 import { clientURL, EtcdMember, EtcdSupervisor, peerURL } from './etcd';
+import { JoinRequest, JoinResponse, JoinServer, requestJoin } from './join';
 import { ClusterState } from './state';
 
 export const NOT_MANAGER_OUTSIDE =
@@ -30,6 +31,13 @@ export interface ClusterDeps {
   /** IPv4 addresses per interface name (os.networkInterfaces(), reduced). */
   interfaces: () => Record<string, string[]>;
   etcdBinary?: string;
+}
+
+export interface JoinBody {
+  ListenAddr?: string;
+  AdvertiseAddr?: string;
+  RemoteAddrs?: string[];
+  JoinToken?: string;
 }
 
 export interface InitRequest {
@@ -76,6 +84,9 @@ export class ClusterService {
   private local?: LocalSwarmState;
   private etcd?: EtcdSupervisor;
   private state?: ClusterState;
+  private joinServer?: JoinServer;
+  private reconcileTimer?: NodeJS.Timeout;
+  private reconciling = false;
   /** One membership change (init, join, leave) at a time. */
   private busy = false;
 
@@ -103,11 +114,16 @@ export class ClusterService {
       return;
     }
     this.local = local;
-    try {
-      await this.attach();
-    } catch (err) {
-      this.deps.logger.error('cannot resume swarm membership; will keep trying', { err: String(err) });
-    }
+    const resume = (): void => {
+      this.attach().catch((err) => {
+        this.deps.logger.error('cannot resume swarm membership; trying again in 2 s', { err: String(err) });
+        if (this.local === local) setTimeout(resume, 2000).unref();
+      });
+    };
+    await this.attach().catch((err) => {
+      this.deps.logger.error('cannot resume swarm membership; trying again in 2 s', { err: String(err) });
+      setTimeout(resume, 2000).unref();
+    });
   }
 
   /** Starts (or re-attaches to) this node's etcd member if it is a manager, connects, heartbeats. */
@@ -117,10 +133,144 @@ export class ClusterService {
       this.etcd = this.memberSupervisor(local);
       await this.etcd.ensure();
     }
-    this.state = new ClusterState(local.etcdEndpoints, this.credentials(), this.deps.logger);
-    const cluster = await this.state.cluster().catch(() => undefined);
-    const hb = cluster ? heartbeatPeriodMs(cluster.value.spec) : 5000;
-    this.state.startHeartbeat(local.nodeId, ttlOf(hb), local.role === 'manager');
+    this.connect(local.etcdEndpoints, this.heartbeatMs);
+    const cluster = await this.state!.cluster().catch(() => undefined);
+    if (cluster) this.restartHeartbeat(heartbeatPeriodMs(cluster.value.spec));
+    if (local.role === 'manager') await this.serveJoins();
+    this.startReconcile();
+  }
+
+  /** The heartbeat period in force on this node (the cluster's Dispatcher.HeartbeatPeriod when last read). */
+  private heartbeatMs = 5000;
+
+  /** A client of the given etcd endpoints, heartbeating (and campaigning, for a manager). */
+  private connect(endpoints: string[], periodMs: number): void {
+    const local = this.local!;
+    const old = this.state;
+    if (old) {
+      // Calls under way on the old client finish first; its lease and candidacy end with it.
+      void old.stopHeartbeat().catch(() => undefined);
+      setTimeout(() => old.close(), 10_000).unref();
+    }
+    this.heartbeatMs = periodMs;
+    this.state = new ClusterState(endpoints, this.credentials(), this.deps.logger);
+    this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
+  }
+
+  private restartHeartbeat(periodMs: number): void {
+    if (periodMs === this.heartbeatMs || !this.local || !this.state) return;
+    this.heartbeatMs = periodMs;
+    const state = this.state;
+    const local = this.local;
+    void state.stopHeartbeat().then(() => state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager'));
+  }
+
+  private async serveJoins(): Promise<void> {
+    const local = this.local!;
+    if (this.joinServer) return;
+    const [ip, port] = [local.listenAddr.slice(0, local.listenAddr.lastIndexOf(':')), Number(local.listenAddr.split(':').pop())];
+    const server = new JoinServer((r) => this.acceptJoin(r), this.deps.logger);
+    await server.listen(ip, port, { cert: fs.readFileSync(this.p.nodeCert, 'utf8'), key: fs.readFileSync(this.p.nodeKey, 'utf8'), ca: fs.readFileSync(this.p.caCert, 'utf8') });
+    this.joinServer = server;
+  }
+
+  private async stopServingJoins(): Promise<void> {
+    const s = this.joinServer;
+    this.joinServer = undefined;
+    await s?.close();
+  }
+
+  /**
+   * Every second: follow this node's record (a promotion starts an etcd member here, a demotion stops it, a removal
+   * forgets the swarm), keep the list of etcd endpoints current, and the heartbeat at the cluster's period.
+   */
+  private startReconcile(): void {
+    if (this.reconcileTimer) return;
+    this.reconcileTimer = setInterval(() => {
+      if (this.reconciling || this.busy) return;
+      this.reconciling = true;
+      this.reconcile()
+        .catch((err) => this.deps.logger.debug('swarm reconcile', { err: String(err) }))
+        .finally(() => (this.reconciling = false));
+    }, 1000);
+    this.reconcileTimer.unref();
+  }
+
+  private stopReconcile(): void {
+    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    this.reconcileTimer = undefined;
+  }
+
+  private async reconcile(): Promise<void> {
+    const local = this.local;
+    const state = this.state;
+    if (!local || !state) return;
+    const [me, cluster, members] = await Promise.all([state.node(local.nodeId), state.cluster(), state.members()]);
+    if (!cluster) return;
+    if (!me) {
+      this.deps.logger.warn('this node was removed from the swarm');
+      await this.forget();
+      return;
+    }
+    const role = me.value.spec.Role;
+    if (role === 'manager' && local.role === 'worker' && me.value.etcdInitialCluster) await this.becomeManager(me.value.etcdInitialCluster);
+    else if (role === 'worker' && local.role === 'manager') await this.becomeWorker();
+    // The managers' etcd endpoints, kept for the next start (the running client keeps the ones it has).
+    const endpoints = members.flatMap((m) => m.clientURLs).sort();
+    if (this.local && endpoints.length && JSON.stringify(endpoints) !== JSON.stringify([...this.local.etcdEndpoints].sort())) {
+      this.local.etcdEndpoints = endpoints;
+      await this.saveLocal();
+    }
+    this.restartHeartbeat(heartbeatPeriodMs(cluster.value.spec));
+  }
+
+  private async saveLocal(): Promise<void> {
+    await writeFileAtomic(this.p.state, JSON.stringify(this.local));
+  }
+
+  /** Promoted: start an etcd member here (the promoting manager added it), campaign, serve joins. */
+  private async becomeManager(initialCluster: string): Promise<void> {
+    const local = this.local!;
+    this.deps.logger.info('promoted to manager: starting an etcd member');
+    fs.rmSync(this.p.etcdData, { recursive: true, force: true });
+    local.role = 'manager';
+    local.etcd = { initialCluster, state: 'existing' };
+    const own = clientURL(local.advertiseAddr, portOf(local.listenAddr) + 2);
+    if (!local.etcdEndpoints.includes(own)) local.etcdEndpoints = [...local.etcdEndpoints, own];
+    await this.saveLocal();
+    this.etcd = this.memberSupervisor(local);
+    await this.etcd.ensure(30_000);
+    this.connect(local.etcdEndpoints, this.heartbeatMs);
+    await this.serveJoins();
+  }
+
+  /** Demoted: the demoting manager removed the etcd member; stop it and go on as a client. */
+  private async becomeWorker(): Promise<void> {
+    const local = this.local!;
+    this.deps.logger.info('demoted to worker: stopping the etcd member');
+    await this.stopServingJoins();
+    await this.etcd?.stop();
+    this.etcd = undefined;
+    fs.rmSync(this.p.etcdData, { recursive: true, force: true });
+    const own = clientURL(local.advertiseAddr, portOf(local.listenAddr) + 2);
+    local.role = 'worker';
+    local.etcd = undefined;
+    local.etcdEndpoints = local.etcdEndpoints.filter((e) => e !== own);
+    await this.saveLocal();
+    this.connect(local.etcdEndpoints, this.heartbeatMs);
+  }
+
+  /** This node's swarm state gone: nothing of it left on disk, no etcd, no heartbeat. */
+  private async forget(): Promise<void> {
+    this.stopReconcile();
+    await this.stopServingJoins();
+    await this.state?.stopHeartbeat().catch(() => undefined);
+    this.state?.close();
+    await this.etcd?.stop();
+    this.etcd = undefined;
+    this.state = undefined;
+    this.local = undefined;
+    fs.rmSync(this.p.dir, { recursive: true, force: true });
   }
 
   private credentials() {
@@ -147,6 +297,8 @@ export class ClusterService {
   }
 
   close(): void {
+    this.stopReconcile();
+    void this.joinServer?.close();
     this.etcd?.close();
     this.state?.close();
   }
@@ -202,15 +354,22 @@ export class ClusterService {
         const now = nowISO();
         const cluster: ClusterRecord = { id: clusterId, createdAt: now, updatedAt: now, spec, workerSecret: ca.newSecret(), managerSecret: ca.newSecret(), caCert: root.cert, caKey: root.key };
         await state.putCluster(cluster, 0);
-        await state.putNode(this.nodeRecord(nodeId, { Role: 'manager', Availability: 'active', Labels: {} }, advertiseIP, `${advertiseIP}:${addrs.advertisePort}`, listenPort, now), 0);
+        await state.putNode(this.nodeRecord(nodeId, { Role: 'manager', Availability: 'active', Labels: {} }, this.deps.describe(), advertiseIP, `${advertiseIP}:${addrs.advertisePort}`, listenPort, now), 0);
         await writeFileAtomic(this.p.state, JSON.stringify(local));
         this.local = local;
         this.etcd = etcd;
-        this.state = state;
-        state.startHeartbeat(nodeId, ttlOf(heartbeatPeriodMs(spec)), true);
+        state.close();
+        this.connect(local.etcdEndpoints, heartbeatPeriodMs(spec));
+        await this.serveJoins();
+        this.startReconcile();
         return nodeId;
       } catch (err) {
         state?.close();
+        await this.stopServingJoins();
+        this.state?.close();
+        this.state = undefined;
+        this.local = undefined;
+        this.etcd = undefined;
         await etcd?.stop().catch(() => undefined);
         fs.rmSync(this.p.dir, { recursive: true, force: true });
         throw err;
@@ -218,13 +377,13 @@ export class ClusterService {
     });
   }
 
-  private nodeRecord(id: string, spec: NodeSpec, ip: string, managerAddr: string, listenPort: number, now: string): NodeRecord {
+  private nodeRecord(id: string, spec: NodeSpec, description: NodeDescription, ip: string, managerAddr: string, listenPort: number, now: string): NodeRecord {
     return {
       id,
       createdAt: now,
       updatedAt: now,
       spec,
-      description: this.deps.describe(),
+      description,
       addr: ip,
       managerAddr,
       peerURL: peerURL(ip, listenPort + 3),
@@ -232,9 +391,88 @@ export class ClusterService {
     };
   }
 
-  async join(_req: { ListenAddr?: string; AdvertiseAddr?: string; RemoteAddrs?: string[]; JoinToken?: string }): Promise<void> {
+  async join(req: JoinBody): Promise<void> {
     if (this.local) throw unavailable(ALREADY_IN_SWARM);
-    throw unavailable('joining a swarm is not available yet in this build of berth');
+    const remotes = (req.RemoteAddrs ?? []).filter((r) => r);
+    if (remotes.length === 0) throw invalidParameter('at least 1 RemoteAddr is required to join');
+    const token = ca.parseJoinToken(String(req.JoinToken ?? ''));
+    const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces());
+    return this.exclusive(async () => {
+      if (this.local) throw unavailable(ALREADY_IN_SWARM);
+      const key = ca.newKey();
+      const ask: JoinRequest = {
+        secret: token.secret,
+        csr: await ca.createCSR(key),
+        advertiseIP: addrs.advertiseIP,
+        advertisePort: addrs.advertisePort,
+        listenPort: addrs.listenPort,
+        description: this.deps.describe(),
+      };
+      const remote = splitHostPort(remotes[0], 2377);
+      const got: JoinResponse = await requestJoin(remote, token.digest, ca.caDigest, ask);
+      const local: LocalSwarmState = {
+        nodeId: got.nodeId,
+        clusterId: got.clusterId,
+        role: got.role,
+        advertiseAddr: addrs.advertiseIP,
+        listenAddr: `${addrs.listenIP}:${addrs.listenPort}`,
+        etcdEndpoints: got.etcdEndpoints,
+        etcd: got.initialCluster ? { initialCluster: got.initialCluster, state: 'existing' } : undefined,
+      };
+      try {
+        fs.mkdirSync(this.p.certs, { recursive: true, mode: 0o700 });
+        fs.writeFileSync(this.p.caCert, got.caCert);
+        fs.writeFileSync(this.p.nodeCert, got.cert);
+        fs.writeFileSync(this.p.nodeKey, key, { mode: 0o600 });
+        this.local = local;
+        await this.attach();
+        await this.saveLocal();
+      } catch (err) {
+        this.stopReconcile();
+        await this.stopServingJoins();
+        this.state?.close();
+        await this.etcd?.stop().catch(() => undefined);
+        this.state = undefined;
+        this.etcd = undefined;
+        this.local = undefined;
+        fs.rmSync(this.p.dir, { recursive: true, force: true });
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * A manager's side of a join: the secret decides the role; the node is recorded before a manager's etcd member
+   * is added (adding it to a one-member cluster takes the quorum until the new member starts).
+   */
+  async acceptJoin(r: JoinRequest): Promise<JoinResponse> {
+    const state = this.manager();
+    const c = await this.clusterRecord(state);
+    const role = ca.sameSecret(String(r.secret), c.value.managerSecret) ? 'manager' : ca.sameSecret(String(r.secret), c.value.workerSecret) ? 'worker' : undefined;
+    if (!role) throw invalidParameter('rpc error: code = InvalidArgument desc = A valid join token is necessary to join this cluster');
+    const ip = String(r.advertiseIP);
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) throw invalidParameter('invalid advertise address');
+    const nodeId = ca.newId();
+    const cert = await ca.signNodeCert({ cert: c.value.caCert, key: c.value.caKey }, { csr: String(r.csr), nodeId, clusterId: c.value.id, role, ip, days: certDays(c.value.spec) });
+    const now = nowISO();
+    const rec = this.nodeRecord(nodeId, { Role: role, Availability: 'active', Labels: {} }, r.description, ip, `${ip}:${Number(r.advertisePort)}`, Number(r.listenPort), now);
+    const members = await state.members();
+    let initialCluster: string | undefined;
+    if (role === 'manager') {
+      initialCluster = [...members.filter((m) => m.name).map((m) => `${m.name}=${m.peerURLs[0]}`), `${nodeId}=${rec.peerURL}`].join(',');
+      rec.etcdInitialCluster = initialCluster;
+    }
+    await state.putNode(rec, 0);
+    if (role === 'manager') {
+      try {
+        await state.memberAdd(rec.peerURL);
+      } catch (err) {
+        await state.deleteNode(nodeId).catch(() => undefined);
+        throw err;
+      }
+    }
+    const endpoints = members.flatMap((m) => m.clientURLs);
+    return { nodeId, clusterId: c.value.id, role, cert, caCert: c.value.caCert, etcdEndpoints: role === 'manager' ? [...endpoints, rec.clientURL] : endpoints, initialCluster };
   }
 
   async leave(force: boolean): Promise<void> {
@@ -242,34 +480,34 @@ export class ClusterService {
     return this.exclusive(async () => {
       const local = this.local;
       if (!local) throw unavailable(NOT_IN_SWARM);
-      const state = this.state!;
-      if (local.role === 'manager') {
-        let managers = 1;
+      const state = this.state;
+      if (local.role === 'manager' && state) {
+        let views: NodeView[] = [];
         try {
-          managers = (await state.nodes()).filter((n) => n.value.spec.Role === 'manager').length;
+          views = await this.views(state);
         } catch (err) {
           if (!force) throw err;
         }
-        if (managers <= 1 && !force) throw unavailable(LAST_MANAGER_LEAVE);
-        if (managers > 1) {
-          // Leave the etcd membership first (a member removed by itself stops serving), then forget the node.
-          await state.deleteNode(local.nodeId).catch((err) => {
-            if (!force) throw err;
-          });
-          await state.memberRemoveByPeer(peerURL(local.advertiseAddr, Number(local.listenAddr.split(':').pop()) + 3)).catch((err) => {
-            if (!force) throw err;
-          });
+        const managers = views.filter((v) => v.node.value.spec.Role === 'manager');
+        const reachable = Math.max(1, managers.filter((v) => v.ready).length);
+        const unreachable = managers.length - managers.filter((v) => v.ready).length;
+        if (!force) {
+          let msg = 'You are attempting to leave the swarm on a node that is participating as a manager. ';
+          if (reachable - 2 <= unreachable) {
+            if (reachable === 1 && unreachable === 0) throw unavailable(LAST_MANAGER_LEAVE);
+            msg += `Removing this node leaves ${reachable - 1} managers out of ${reachable + unreachable}. Without a Raft quorum your swarm will be inaccessible. `;
+          }
+          msg += 'The only way to restore a swarm that has lost consensus is to reinitialize it with `--force-new-cluster`. Use `--force` to suppress this message.';
+          throw unavailable(msg);
         }
-      } else {
-        await state.stopHeartbeat();
+        if (managers.length > 1) {
+          // Out of the etcd membership; the node stays listed (down, as a worker) until `docker node rm`.
+          const me = views.find((v) => v.node.value.id === local.nodeId);
+          await state.memberRemoveByPeer(peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)).catch(() => undefined);
+          if (me) await state.putNode({ ...me.node.value, spec: { ...me.node.value.spec, Role: 'worker' }, etcdInitialCluster: undefined, updatedAt: nowISO() }, me.node.version).catch(() => undefined);
+        }
       }
-      await state.stopHeartbeat().catch(() => undefined);
-      state.close();
-      await this.etcd?.stop();
-      this.etcd = undefined;
-      this.state = undefined;
-      this.local = undefined;
-      fs.rmSync(this.p.dir, { recursive: true, force: true });
+      await this.forget();
     });
   }
 
@@ -352,11 +590,33 @@ export class ClusterService {
     const v = this.findView(views, ref);
     const cur = v.node.value;
     if (v.node.version !== version) throw conflict('rpc error: code = Unknown desc = update out of sequence');
+    const next: NodeRecord = { ...cur, spec: { ...spec, Labels: spec.Labels ?? {} }, updatedAt: nowISO() };
     if (cur.spec.Role === 'manager' && spec.Role === 'worker') {
       const managers = views.filter((x) => x.node.value.spec.Role === 'manager');
       if (managers.length <= 1) throw invalidParameter('rpc error: code = FailedPrecondition desc = attempting to demote the last manager of the swarm');
+      // Demote: out of the etcd membership first (the node notices its record and stops its member).
+      delete next.etcdInitialCluster;
+      await state.memberRemoveByPeer(cur.peerURL);
+      await state.putNode(next, version);
+      return;
     }
-    await state.putNode({ ...cur, spec: { ...spec, Labels: spec.Labels ?? {} }, updatedAt: nowISO() }, version);
+    if (cur.spec.Role === 'worker' && spec.Role === 'manager') {
+      // Promote: the record (with how to start the member) before the member (which takes the quorum of a
+      // one-manager cluster until it starts).
+      const members = await state.members();
+      next.etcdInitialCluster = [...members.filter((m) => m.name && !m.peerURLs.includes(cur.peerURL)).map((m) => `${m.name}=${m.peerURLs[0]}`), `${cur.id}=${cur.peerURL}`].join(',');
+      const written = await state.putNode(next, version);
+      if (!members.some((m) => m.peerURLs.includes(cur.peerURL))) {
+        try {
+          await state.memberAdd(cur.peerURL);
+        } catch (err) {
+          await state.putNode({ ...cur, updatedAt: nowISO() }, written).catch(() => undefined);
+          throw err;
+        }
+      }
+      return;
+    }
+    await state.putNode(next, version);
   }
 
   async removeNode(ref: string, force: boolean): Promise<void> {
@@ -412,9 +672,17 @@ export class ClusterService {
   }
 }
 
-/** The heartbeat lease TTL in seconds: two periods, at least 2 s (etcd's floor with a 1 s election timeout). */
+/**
+ * The heartbeat lease TTL in seconds: one period, at least 2 s (etcd's floor with a 1 s election timeout); etcd3
+ * refreshes it every third of that. A killed node's lease lapses one TTL after its last refresh (plus an election
+ * timeout when its etcd member was the etcd leader), so it shows down within 3 periods.
+ */
 function ttlOf(periodMs: number): number {
-  return Math.max(2, Math.ceil((2 * periodMs) / 1000));
+  return Math.max(2, Math.ceil(periodMs / 1000));
+}
+
+function portOf(addr: string): number {
+  return Number(addr.split(':').pop());
 }
 
 function certDays(spec: SwarmSpec): number {

@@ -2,8 +2,9 @@
 // node records, alive keys on heartbeat leases, the leader election, tasks, and etcd's own membership. Versions are
 // etcd mod revisions; conditional writes are transactions comparing them. Errors of an etcd without quorum become
 // the reference's "no leader" answer; nothing here knows HTTP.
-import { Etcd3, Lease, Campaign, IOptions } from 'etcd3';
-import { BerthError, conflict, systemError } from '../errors';
+import { Etcd3, Lease, Campaign, IOptions, isRecoverableError } from 'etcd3';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen, retry } from 'cockatiel';
+import { BerthError, conflict, systemError, unavailable } from '../errors';
 import type { ClusterRecord, NodeRecord, TaskRecord, Versioned } from '../types/swarm';
 import type { Logger } from '../log';
 
@@ -31,11 +32,14 @@ export interface EtcdCredentials {
   key: Buffer;
 }
 
+const hostFailure = (err: Error): boolean => isRecoverableError(err) && !/unhealthy cluster|not enough started members/.test(err.message);
+
 function fromEtcd(err: unknown): BerthError {
   if (err instanceof BerthError) return err;
   const name = (err as Error)?.name ?? '';
   const msg = String((err as Error)?.message ?? err);
-  if (/DeadlineExceeded|Unavailable|request timed out|no leader|leader changed|ClientRuntime|connect|circuit|Broken/i.test(name + ' ' + msg)) {
+  if (/unhealthy cluster|not enough started members/.test(msg)) return unavailable(`rpc error: code = Unavailable desc = ${msg}`);
+  if (/deadline.?exceeded|unavailable|request timed out|no leader|leader changed|ClientRuntime|connect|circuit|Broken/i.test(name + ' ' + msg)) {
     return systemError(NO_LEADER, err);
   }
   return systemError(msg, err);
@@ -67,6 +71,12 @@ export class ClusterState {
       // Node certificates name every node `localhost` too: TLS checks that name, not the IP (Node warns on an IP).
       grpcOptions: { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' },
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS }),
+      // etcd3's default policies, less etcd's refusals of a reconfiguration ("unhealthy cluster"): those are answers
+      // of a healthy member (retried by memberAdd itself), not a host to avoid or a call to repeat elsewhere.
+      faultHandling: {
+        host: () => circuitBreaker(handleWhen(hostFailure), { halfOpenAfter: 5000, breaker: new ConsecutiveBreaker(3) }),
+        global: retry(handleWhen(hostFailure), { maxAttempts: 3 }),
+      },
     };
     this.client = new Etcd3(opts);
   }
@@ -184,18 +194,31 @@ export class ClusterState {
     await l?.revoke().catch(() => undefined);
   }
 
-  async memberAdd(peerURL: string): Promise<{ id: string; initialCluster: string }> {
-    const r = await guard(this.client.cluster.memberAdd({ peerURLs: [peerURL] }));
-    const initialCluster = r.members
-      .map((m) => (m.ID === r.member.ID ? `NEW=${peerURL}` : `${m.name}=${m.peerURLs[0]}`))
-      .join(',');
-    return { id: r.member.ID, initialCluster };
+  /**
+   * A membership change. etcd refuses one while a member that (re)joined less than 5 s ago is not yet connected to
+   * all peers ("unhealthy cluster"): that is retried for up to 15 s.
+   */
+  private async reconfigure(change: () => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await guard(change());
+        return;
+      } catch (err) {
+        if (!(err instanceof BerthError && /unhealthy cluster|not enough started members/.test(err.message)) || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  memberAdd(peerURL: string): Promise<void> {
+    return this.reconfigure(() => this.client.cluster.memberAdd({ peerURLs: [peerURL] }));
   }
 
   async memberRemoveByPeer(peerURL: string): Promise<void> {
     const list = await guard(this.client.cluster.memberList({}));
     const m = list.members.find((x) => x.peerURLs.includes(peerURL));
-    if (m) await guard(this.client.cluster.memberRemove({ ID: m.ID }));
+    if (m) await this.reconfigure(() => this.client.cluster.memberRemove({ ID: m.ID }));
   }
 
   async members(): Promise<{ name: string; peerURLs: string[]; clientURLs: string[] }[]> {

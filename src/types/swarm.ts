@@ -59,6 +59,8 @@ export interface NodeRecord {
   /** etcd peer and client URLs it serves when it is a manager. */
   peerURL: string;
   clientURL: string;
+  /** Set when the node is (to become) a manager: the --initial-cluster its new etcd member starts with. */
+  etcdInitialCluster?: string;
 }
 
 /** A record as read from etcd, with the key's mod revision (the wire Version.Index). */
