@@ -28,7 +28,7 @@ function rssKiB(pid: number): number {
 async function startBerth(dir: string, ctd: string, port: number): Promise<{ child: ChildProcess; ms: number; socket: string }> {
   const socket = path.join(dir, 'berth.sock');
   const t0 = process.hrtime.bigint();
-  const child = spawn(path.join(ROOT, 'bin/berthd'), ['-H', `unix://${socket}`, '-H', `tcp://127.0.0.1:${port}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd, '--namespace', 'berth-bench', '--log-level', 'error'], { stdio: 'ignore' });
+  const child = spawn(path.join(ROOT, 'bin/berthd'), ['-H', `unix://${socket}`, '-H', `tcp://127.0.0.1:${port}`, '--tls=false', '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd, '--namespace', 'berth-bench', '--log-level', 'error'], { stdio: 'ignore' });
   for (;;) {
     if (await ping(socket)) break;
     if (child.exitCode !== null) throw new Error('berthd exited');

@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_runtime
 ensure_cmds curl:curl docker:docker.io docker-registry:docker-registry htpasswd:apache2-utils /bin/busybox:busybox-static \
   script:bsdutils tmux:tmux docker-compose:docker-compose openssl:openssl wat2wasm:wabt \
-  gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
+  gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev systemd-socket-activate:systemd
 ensure_build
 cd "$BERTH_ROOT"
 out=$(mktemp -d)

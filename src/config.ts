@@ -1,4 +1,5 @@
 // dockerd-style flags for bin/berthd.
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PluginTimings } from './plugins/client';
 
@@ -22,6 +23,20 @@ export interface Config {
   pluginSpecDirs: string[];
   /** The plugin client's retry window and deadlines: the engine's (30 s, 2 min, 1 min); tests shorten them. */
   pluginTimings?: PluginTimings;
+  /** `--tls`: undefined when not given (a TCP listener then needs --tlsverify or an explicit --tls=false). */
+  tls?: boolean;
+  /** `--tlsverify`: client certificates required and checked against tlsCACert (implies tls). */
+  tlsVerify: boolean;
+  tlsCACert: string;
+  tlsCert: string;
+  tlsKey: string;
+  /** `-G, --group` of the unix sockets; undefined = `docker` if that group exists, else root only. */
+  group?: string;
+}
+
+/** The engine's DOCKER_CERT_PATH-style default: $DOCKER_CERT_PATH, else ~/.docker. */
+export function defaultCertPath(env: NodeJS.ProcessEnv): string {
+  return env.DOCKER_CERT_PATH || path.join(os.homedir(), '.docker');
 }
 
 export const DEFAULTS: Config = {
@@ -35,6 +50,10 @@ export const DEFAULTS: Config = {
   cgroupParent: '/berth',
   pluginSocketDir: '/run/docker/plugins',
   pluginSpecDirs: ['/etc/docker/plugins', '/usr/lib/docker/plugins'],
+  tlsVerify: false,
+  tlsCACert: path.join(os.homedir(), '.docker', 'ca.pem'),
+  tlsCert: path.join(os.homedir(), '.docker', 'cert.pem'),
+  tlsKey: path.join(os.homedir(), '.docker', 'key.pem'),
 };
 
 export const DEFAULT_HOST = 'unix:///var/run/berth.sock';
@@ -57,15 +76,39 @@ Options:
       --plugin-socket-dir string  Directory of plugin sockets (default "/run/docker/plugins")
       --plugin-spec-dir list Directory of plugin .spec/.json files, repeatable (default /etc/docker/plugins,
                              /usr/lib/docker/plugins)
+  -G, --group string         Group for the unix socket (default "docker" when it exists, else root only)
+      --tls                  Use TLS; implied by --tlsverify. --tls=false accepts a TCP listener without TLS
+      --tlscacert string     Trust certs signed only by this CA (default "$DOCKER_CERT_PATH/ca.pem", else ~/.docker)
+      --tlscert string       Path to TLS certificate file (default "$DOCKER_CERT_PATH/cert.pem")
+      --tlskey string        Path to TLS key file (default "$DOCKER_CERT_PATH/key.pem")
+      --tlsverify            Use TLS and verify the client (default true when DOCKER_TLS_VERIFY is set)
   -v, --version              Print version information and quit
   -h, --help                 Print usage
 `;
 
 export class UsageError extends Error {}
 
-export function parseArgs(argv: string[]): Config | 'help' | 'version' {
-  const c: Config = { ...DEFAULTS, hosts: [] };
+const BOOL = /^(1|t|T|TRUE|true|True)$|^(0|f|F|FALSE|false|False)$/;
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config | 'help' | 'version' {
+  const certs = defaultCertPath(env);
+  const c: Config = {
+    ...DEFAULTS,
+    hosts: [],
+    tls: env.DOCKER_TLS ? true : undefined,
+    tlsVerify: !!env.DOCKER_TLS_VERIFY,
+    tlsCACert: path.join(certs, 'ca.pem'),
+    tlsCert: path.join(certs, 'cert.pem'),
+    tlsKey: path.join(certs, 'key.pem'),
+  };
   const specDirs: string[] = [];
+  // A boolean flag takes no separate argument; `--tls=false` (Go's strconv.ParseBool forms) sets it off.
+  const bool = (name: string, inline: string | undefined): boolean => {
+    if (inline === undefined) return true;
+    const m = BOOL.exec(inline);
+    if (!m) throw new UsageError(`invalid argument "${inline}" for "${name}" flag: strconv.ParseBool: parsing "${inline}": invalid syntax`);
+    return m[1] !== undefined;
+  };
   const take = (i: number, name: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`flag needs an argument: ${name}`);
@@ -123,6 +166,25 @@ export function parseArgs(argv: string[]): Config | 'help' | 'version' {
         break;
       case '--plugin-spec-dir':
         specDirs.push(path.resolve(val()));
+        break;
+      case '-G':
+      case '--group':
+        c.group = val();
+        break;
+      case '--tls':
+        c.tls = bool(a, inline);
+        break;
+      case '--tlsverify':
+        c.tlsVerify = bool(a, inline);
+        break;
+      case '--tlscacert':
+        c.tlsCACert = val();
+        break;
+      case '--tlscert':
+        c.tlsCert = val();
+        break;
+      case '--tlskey':
+        c.tlsKey = val();
         break;
       case '-h':
       case '--help':

@@ -9,6 +9,7 @@ import { Containerd } from './containerd/client';
 import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
 import { createApp, Route } from './http/app';
 import { listen, Listener } from './http/server';
+import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, type HostSpec } from './http/listeners';
 import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
 import { systemRoutes } from './handlers/system';
@@ -70,6 +71,15 @@ async function resolveContainerd(config: Config, logger: Logger): Promise<{ addr
 }
 
 export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
+  // What to listen on is settled first: a refused configuration (unauthenticated TCP, unreadable certificates, an
+  // unknown group, fd:// without systemd's sockets) starts nothing.
+  const hostPlan = checkHosts(config);
+  const tls = loadTlsFiles(config);
+  const group = hostPlan.specs.some((s) => s.kind === 'unix') ? socketGroup(config.group) : { gid: 0 };
+  const activated = activatedFds();
+  const targets = hostPlan.specs.flatMap((spec, i): { address: string; spec: HostSpec }[] =>
+    spec.kind === 'fd' ? fdsFor(spec, activated).map((fd) => ({ address: config.hosts[i], spec: { kind: 'fd', fd } })) : [{ address: config.hosts[i], spec }],
+  );
   for (const d of [config.dataRoot, config.execRoot]) fs.mkdirSync(d, { recursive: true, mode: 0o711 });
   const { address, supervisor } = await resolveContainerd(config, logger);
   const ctr = new Containerd({ address, namespace: config.namespace });
@@ -137,7 +147,9 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
-  const listeners = opts.noListen ? [] : await Promise.all(config.hosts.map((h) => listen(app, h)));
+  for (const w of hostPlan.warnings) logger.warn(w);
+  if (group.warning) logger.warn(group.warning);
+  const listeners = opts.noListen ? [] : await Promise.all(targets.map((t) => listen(app, t.address, { tls, gid: group.gid }, t.spec)));
   for (const l of listeners) logger.info('API listen on ' + l.address);
 
   return {

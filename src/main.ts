@@ -2,6 +2,7 @@
 import { parseArgs, USAGE, UsageError } from './config';
 import { createLogger } from './log';
 import { startDaemon } from './daemon';
+import { StartError } from './http/listeners';
 import { BERTH_VERSION } from './version';
 
 async function main(): Promise<void> {
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof StartError) {
+    process.stderr.write(`berthd: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`berthd: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -1,29 +1,25 @@
-// Listeners for -H addresses (unix:///path, tcp://host:port, fd:// is not supported). Upgrade requests go through
-// the same express app, with the raw socket attached to the request for hijacking.
+// Listeners for -H addresses (unix:///path, tcp://host:port, fd:// from systemd; see docs/operations.md). Upgrade
+// requests go through the same express app, with the raw socket attached to the request for hijacking.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as path from 'node:path';
 import type { Socket } from 'node:net';
 import type express from 'express';
 import type { ApiRequest } from './app';
+import { parseHost, type HostSpec, type TlsFiles } from './listeners';
+
+export { parseHost };
 
 export interface Listener {
   address: string;
-  server: http.Server;
+  server: http.Server | https.Server;
   /** Upgraded (hijacked) connections: the server no longer tracks them, so close() ends them itself. */
   upgraded: Set<Socket>;
   close(): Promise<void>;
 }
 
-export function parseHost(h: string): { kind: 'unix'; path: string } | { kind: 'tcp'; host: string; port: number } {
-  if (h.startsWith('unix://')) return { kind: 'unix', path: h.slice('unix://'.length) };
-  if (h.startsWith('/')) return { kind: 'unix', path: h };
-  const m = /^(?:tcp:\/\/)?(\[[^\]]*\]|[^:/]*)?:(\d+)\/?$/.exec(h);
-  if (m) return { kind: 'tcp', host: (m[1] || '127.0.0.1').replace(/^\[|\]$/g, ''), port: Number(m[2]) };
-  throw new Error(`invalid host address: ${h}`);
-}
-
-export function attachUpgrade(server: http.Server, app: express.Express, upgraded = new Set<Socket>()): void {
+export function attachUpgrade(server: http.Server | https.Server, app: express.Express, upgraded = new Set<Socket>()): void {
   server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
@@ -40,31 +36,46 @@ export function attachUpgrade(server: http.Server, app: express.Express, upgrade
   });
 }
 
-export async function listen(app: express.Express, address: string): Promise<Listener> {
-  const server = http.createServer({ keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000 }, app);
+export interface ListenOptions {
+  /** TLS for tcp listeners (with a CA: client certificates required and verified in the handshake). */
+  tls?: TlsFiles;
+  /** Group of a unix socket (mode 0660). */
+  gid?: number;
+}
+
+/** One listener. `address` is the -H form; `target` says where (for fd://, the one passed fd). */
+export async function listen(app: express.Express, address: string, opts: ListenOptions = {}, target: HostSpec = parseHost(address)): Promise<Listener> {
+  const serverOpts: http.ServerOptions = { keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000 };
+  const tls = target.kind === 'tcp' ? opts.tls : undefined;
+  const server = tls
+    ? https.createServer({ ...serverOpts, key: tls.key, cert: tls.cert, ca: tls.ca, requestCert: tls.verify, rejectUnauthorized: tls.verify, minVersion: 'TLSv1.2' }, app)
+    : http.createServer(serverOpts, app);
   // No idle timeout on kept-alive connections, as the reference (Go's server with no IdleTimeout): a client pool that
   // reuses a connection just as the server drops it would see ECONNRESET (seen with Node's keep-alive agent).
   server.keepAliveTimeout = 0;
+  // A failed handshake (no client certificate, another CA) ends that connection only.
+  server.on('tlsClientError', (_err, socket) => socket.destroy());
   const upgraded = new Set<Socket>();
   attachUpgrade(server, app, upgraded);
-  const spec = parseHost(address);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    if (spec.kind === 'unix') {
-      fs.mkdirSync(path.dirname(spec.path), { recursive: true });
-      try {
-        fs.unlinkSync(spec.path);
-      } catch {
-        /* not there */
-      }
-      server.listen(spec.path, () => {
-        fs.chmodSync(spec.path, 0o660);
+  const bind = (arg: string | number | { fd: number }, host?: string) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      const done = () => {
+        server.off('error', reject);
         resolve();
-      });
-    } else {
-      server.listen(spec.port, spec.host, () => resolve());
-    }
-  });
+      };
+      if (typeof arg === 'number') server.listen(arg, host, done);
+      else server.listen(arg as never, done);
+    });
+  let socketPath: string | undefined;
+  if (target.kind === 'unix') {
+    socketPath = target.path;
+    await bindUnixAtomically(target.path, opts.gid ?? 0, (p) => bind(p));
+  } else if (target.kind === 'fd') {
+    await bind({ fd: target.fd! });
+  } else {
+    await bind(target.port, target.host);
+  }
   return {
     address,
     server,
@@ -74,6 +85,33 @@ export async function listen(app: express.Express, address: string): Promise<Lis
         server.close(() => resolve());
         server.closeAllConnections();
         for (const s of upgraded) s.destroy();
+        if (socketPath) {
+          try {
+            fs.unlinkSync(socketPath);
+          } catch {
+            /* gone already */
+          }
+        }
       }),
   };
+}
+
+/**
+ * The socket is bound in a fresh 0700 directory beside the target, given mode 0660 and its group there, and renamed
+ * onto the target: the path goes from the old socket (or nothing) straight to the finished one, so no client can
+ * ever reach a socket with the umask's mode or the wrong group.
+ */
+async function bindUnixAtomically(target: string, gid: number, bind: (p: string) => Promise<void>): Promise<void> {
+  const dir = path.dirname(target);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const tmpDir = fs.mkdtempSync(path.join(dir, '.berth-sock-'));
+  try {
+    const tmp = path.join(tmpDir, 's');
+    await bind(tmp);
+    fs.chmodSync(tmp, 0o660);
+    fs.chownSync(tmp, process.getuid?.() ?? 0, gid);
+    fs.renameSync(tmp, target);
+  } finally {
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+  }
 }

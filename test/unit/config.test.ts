@@ -1,5 +1,7 @@
 import { parseArgs, DEFAULT_HOST } from '../../src/config';
-import { parseHost } from '../../src/http/server';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { parseHost, checkHosts, socketGroup, activatedFds, fdsFor } from '../../src/http/listeners';
 import { rfc3339Nano, parseRfc3339, fromProtoTime, ZERO_TIME } from '../../src/translate/time';
 
 describe('berthd flags', () => {
@@ -49,5 +51,47 @@ describe('Go time formats', () => {
     expect(rfc3339Nano(fromProtoTime(null))).toBe(ZERO_TIME);
     expect(parseRfc3339('2023-11-14T22:13:20.123456789Z')).toEqual({ seconds: 1700000000, nanos: 123456789 });
     expect(parseRfc3339(ZERO_TIME).seconds).toBe(-62135596800);
+  });
+});
+
+describe('listener flags (docs/operations.md)', () => {
+  test('TLS flags and their DOCKER_CERT_PATH / DOCKER_TLS_VERIFY defaults', () => {
+    const c = parseArgs([], { DOCKER_CERT_PATH: '/certs', DOCKER_TLS_VERIFY: '1' });
+    if (typeof c === 'string') throw new Error('unexpected');
+    expect([c.tls, c.tlsVerify, c.tlsCACert, c.tlsCert, c.tlsKey]).toEqual([undefined, true, '/certs/ca.pem', '/certs/cert.pem', '/certs/key.pem']);
+    const d = parseArgs(['--tls=false', '--tlsverify=0', '--tlscacert', '/a', '--tlscert=/b', '--tlskey', '/c', '-G', 'wheel'], {});
+    if (typeof d === 'string') throw new Error('unexpected');
+    expect([d.tls, d.tlsVerify, d.tlsCACert, d.tlsCert, d.tlsKey, d.group]).toEqual([false, false, '/a', '/b', '/c', 'wheel']);
+    expect(() => parseArgs(['--tls=maybe'], {})).toThrow('invalid argument "maybe" for "--tls" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+  });
+  test('an unauthenticated tcp host is refused unless --tls is given either way; then it warns', () => {
+    expect(() => checkHosts({ hosts: ['tcp://0.0.0.0:2375'], tlsVerify: false })).toThrow('refusing to serve tcp://0.0.0.0:2375 without TLS');
+    expect(checkHosts({ hosts: ['tcp://0.0.0.0:2375'], tlsVerify: true }).warnings).toEqual([]);
+    expect(checkHosts({ hosts: ['tcp://0.0.0.0:2375'], tls: false, tlsVerify: false }).warnings[0]).toMatch(/^Binding to IP address without --tlsverify is insecure/);
+    expect(checkHosts({ hosts: ['tcp://0.0.0.0:2375'], tls: true, tlsVerify: false }).warnings).toHaveLength(2);
+    expect(checkHosts({ hosts: ['unix:///x.sock', 'fd://'], tlsVerify: false }).specs).toEqual([{ kind: 'unix', path: '/x.sock' }, { kind: 'fd' }]);
+    expect(parseHost('fd://4')).toEqual({ kind: 'fd', fd: 4 });
+    expect(() => checkHosts({ hosts: ['fd://x'], tlsVerify: false })).toThrow('invalid host address: fd://x');
+  });
+  test('socket group: docker by default if it exists, root otherwise; an explicit unknown group is an error', () => {
+    const f = `${os.tmpdir()}/berth-group-${process.pid}`;
+    fs.writeFileSync(f, 'root:x:0:\ndocker:x:107:alice\n');
+    expect(socketGroup(undefined, f)).toEqual({ gid: 107 });
+    expect(socketGroup('root', f)).toEqual({ gid: 0 });
+    expect(socketGroup('1234', f)).toEqual({ gid: 1234 });
+    expect(() => socketGroup('nope', f)).toThrow('group nope not found');
+    fs.writeFileSync(f, 'root:x:0:\n');
+    expect(socketGroup(undefined, f)).toMatchObject({ gid: 0, warning: expect.stringContaining('root-only') });
+    fs.rmSync(f);
+  });
+  test('socket activation: LISTEN_PID must be ours; fd:// takes all, fd://N one', () => {
+    const env: NodeJS.ProcessEnv = { LISTEN_PID: '42', LISTEN_FDS: '2', LISTEN_FDNAMES: 'a:b' };
+    expect(activatedFds(env, 42)).toEqual([3, 4]);
+    expect(env).toEqual({});
+    expect(activatedFds({ LISTEN_PID: '41', LISTEN_FDS: '2' }, 42)).toEqual([]);
+    expect(fdsFor({}, [3, 4])).toEqual([3, 4]);
+    expect(fdsFor({ fd: 4 }, [3, 4])).toEqual([4]);
+    expect(() => fdsFor({ fd: 5 }, [3, 4])).toThrow('fd 5 was not passed by systemd');
+    expect(() => fdsFor({}, [])).toThrow('no sockets found via socket activation');
   });
 });
