@@ -135,7 +135,7 @@ export class Containerd {
     return new Proxy({} as Unary<C>, {
       get: (_t, name: string) => (req: unknown, opts: CallOpts = {}) =>
         new Promise((resolve, reject) => {
-          const fn = (client as unknown as Record<string, Function>)[name];
+          const fn = (client as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>)[name];
           if (typeof fn !== 'function') return reject(new Error(`containerd: no method ${name}`));
           const call = fn.call(client, req, this.metadata(opts), this.callOptions(opts), (err: grpc.ServiceError | null, out: unknown) =>
             err ? reject(fromGrpcError(err)) : resolve(out),

@@ -68,6 +68,7 @@ export function execRoutes(execs: ExecBackend): Route[] {
         const wantOut = e.config.AttachStdout !== false;
         const wantErr = e.config.AttachStderr !== false;
         const pending: Buffer[] = [];
+        // eslint-disable-next-line prefer-const -- set once the connection is hijacked (after start); send() reads it before
         let out: NodeJS.WritableStream | undefined;
         const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
           if (s === 'stdout' ? !wantOut : !wantErr) return;
