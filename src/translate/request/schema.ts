@@ -1,0 +1,98 @@
+// Request bodies checked the way the engine's JSON decoder checks them: each body is described by its Go type, the
+// description becomes a JSON schema compiled by ajv once (when the route table is built), and the first mismatch is
+// answered with encoding/json's message — "json: cannot unmarshal number into Go struct field
+// ExecConfig.Privileged of type bool". null is accepted anywhere (it leaves Go's zero value); unknown fields are
+// ignored, as the engine ignores them — pure.
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { invalidParameter } from '../../errors';
+
+/** A Go type as the engine's struct declares it. */
+export type GoType =
+  | 'string'
+  | 'bool'
+  | 'int'
+  | 'int64'
+  | 'uint16'
+  | '[]string'
+  /** strslice.StrSlice: a string or a list of strings. */
+  | 'strslice'
+  | 'map[string]string'
+  | { struct: string; fields: Record<string, GoType> }
+  | { slice: GoType };
+
+type Schema = Record<string, unknown>;
+
+function schemaOf(t: GoType): Schema {
+  if (typeof t !== 'string') {
+    if ('slice' in t) return { type: ['array', 'null'], items: schemaOf(t.slice) };
+    return { type: ['object', 'null'], properties: Object.fromEntries(Object.entries(t.fields).map(([k, f]) => [k, schemaOf(f)])) };
+  }
+  switch (t) {
+    case 'string':
+      return { type: ['string', 'null'] };
+    case 'bool':
+      return { type: ['boolean', 'null'] };
+    case 'int':
+    case 'int64':
+    case 'uint16':
+      return { type: ['integer', 'null'] };
+    case '[]string':
+      return { type: ['array', 'null'], items: { type: 'string' } };
+    case 'strslice':
+      return { type: ['array', 'string', 'null'], items: { type: 'string' } };
+    case 'map[string]string':
+      return { type: ['object', 'null'], additionalProperties: { type: 'string' } };
+  }
+}
+
+const goName = (t: GoType): string => (typeof t === 'string' ? (t === 'strslice' ? '[]string' : t) : 'slice' in t ? `[]${goName(t.slice)}` : t.struct);
+
+/** encoding/json's name of a JSON value's kind. */
+function kindOf(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'number' : `number ${v}`;
+  return typeof v;
+}
+
+/** The Go message for ajv's first error: the struct holding the field, the field's path from the top, its type. */
+function goMessage(top: { struct: string; fields: Record<string, GoType> }, typeName: string, err: ErrorObject, body: unknown): string {
+  const steps = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let value: unknown = body;
+  for (const s of steps) value = (value as Record<string, unknown>)[s];
+  if (steps.length === 0) return `json: cannot unmarshal ${kindOf(value)} into Go value of type ${typeName}`;
+  let holder = top.struct;
+  let t: GoType = top;
+  const path: string[] = [];
+  for (const s of steps) {
+    if (typeof t === 'string') {
+      t = 'string'; // an element of []string, a value of map[string]string
+      continue;
+    }
+    if ('slice' in t) {
+      t = t.slice;
+      continue;
+    }
+    holder = t.struct;
+    path.push(s);
+    t = t.fields[s];
+  }
+  return `json: cannot unmarshal ${kindOf(value)} into Go struct field ${holder}.${path.join('.')} of type ${goName(t)}`;
+}
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+
+/**
+ * A decoder for one body type, compiled now: `decode(body)` returns the body (undefined or null as given) or throws
+ * invalidParameter with the engine's message. `typeName` is the Go type as the top-level message names it
+ * (`types.ExecConfig`).
+ */
+export function bodyDecoder<T>(typeName: string, struct: string, fields: Record<string, GoType>): (body: unknown) => T | undefined {
+  const top = { struct, fields };
+  const validate: ValidateFunction = ajv.compile(schemaOf(top));
+  return (body) => {
+    if (body === undefined || body === null) return undefined;
+    if (!validate(body)) throw invalidParameter(goMessage(top, typeName, validate.errors![0], body));
+    return body as T;
+  };
+}
