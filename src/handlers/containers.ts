@@ -7,6 +7,7 @@ import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJS
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { conflict, invalidParameter } from '../errors';
+import { decodeUpdateConfig } from '../translate/request/bodies';
 import { CreateRequest, normaliseCreateBody, validateCreate } from '../translate/request/create';
 import { checkContainerFilterValues, checkFilterKeys, ContainerListQuery, containerFilterKeys } from '../translate/filters';
 import { containerAttributes } from '../translate/response/events';
@@ -265,7 +266,7 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
       method: 'post',
       path: '/containers/:id/update',
       handler: async (req, res) => {
-        const body = ((await readJSON<HostConfig>(req)) ?? {}) as HostConfig;
+        const body = decodeUpdateConfig(await readJSON(req)) ?? {};
         if (!supports(req.apiVersion, 'UpdateRestartPolicy')) delete body.RestartPolicy;
         const warnings = await containers.update(id(req), body);
         writeJSON(res, 200, { Warnings: warnings });

@@ -5,6 +5,7 @@ import { param, queryInt, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { invalidParameter } from '../errors';
+import { decodeExecConfig, decodeExecStart } from '../translate/request/bodies';
 import { toExecInspect } from '../translate/response/exec';
 import { toContainerInspect } from '../translate/response/containers';
 import { supports } from '../translate/version/features';
@@ -36,17 +37,16 @@ export function execRoutes(execs: ExecBackend): Route[] {
       method: 'post',
       path: '/containers/:id/exec',
       handler: async (req, res) => {
-        const body = (await readJSON<Record<string, unknown>>(req)) ?? {};
-        const cmd = typeof body.Cmd === 'string' ? [body.Cmd] : (body.Cmd as string[] | undefined);
+        const body = decodeExecConfig(await readJSON(req)) ?? {};
         const cfg: ExecConfig = {
-          Cmd: cmd ?? [],
-          User: (body.User as string) ?? '',
+          Cmd: (typeof body.Cmd === 'string' ? [body.Cmd] : body.Cmd) ?? [],
+          User: body.User ?? '',
           Privileged: !!body.Privileged,
           Tty: !!body.Tty,
           AttachStdin: !!body.AttachStdin,
           AttachStdout: !!body.AttachStdout,
           AttachStderr: !!body.AttachStderr,
-          DetachKeys: (body.DetachKeys as string) ?? '',
+          DetachKeys: body.DetachKeys ?? '',
         };
         if (cfg.DetachKeys) parseDetachKeys(cfg.DetachKeys);
         writeJSON(res, 201, { Id: execs.create(param(req, 'id'), cfg) });
@@ -56,7 +56,7 @@ export function execRoutes(execs: ExecBackend): Route[] {
       method: 'post',
       path: '/exec/:id/start',
       handler: async (req, res) => {
-        const body = (await readJSON<{ Detach?: boolean; Tty?: boolean }>(req)) ?? {};
+        const body = decodeExecStart(await readJSON(req)) ?? {};
         const e = execs.get(param(req, 'id'));
         if (body.Detach) {
           await execs.start(e.id, undefined);

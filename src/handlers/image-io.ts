@@ -5,7 +5,8 @@ import type { Route } from '../http/app';
 import { param, queryBool, queryString, queryStrings, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { invalidParameter } from '../errors';
-import type { CommitOptions, ImageRunConfig } from '../types/image';
+import { decodeCommitConfig } from '../translate/request/bodies';
+import type { CommitOptions } from '../types/image';
 
 /** What the image archive routes need (services/save, services/commit). */
 export interface ImageArchiveBackend {
@@ -30,7 +31,7 @@ export function imageIoRoutes(archives: ImageArchiveBackend): Route[] {
       method: 'post',
       path: '/commit',
       handler: async (req, res) => {
-        const config = (await readJSON<ImageRunConfig>(req)) ?? null;
+        const config = decodeCommitConfig(await readJSON(req)) ?? null;
         const id = await archives.commit({
           container: queryString(req, 'container') ?? '',
           repo: queryString(req, 'repo') || undefined,

@@ -3,6 +3,7 @@ import type { Route } from '../http/app';
 import { param, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { BerthError, isKind, systemError } from '../errors';
+import { decodeNetworkConnect, decodeNetworkCreate, decodeNetworkDisconnect } from '../translate/request/bodies';
 import { checkFilterKeys, filterNetworks, networkFilterKeys } from '../translate/filters';
 import { NetworkEndpointView, toNetworkJSON } from '../translate/response/networks';
 import { ApiVersion, supports } from '../translate/version/features';
@@ -52,7 +53,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'post',
       path: '/networks/create',
       handler: async (req, res) => {
-        const body = (await readJSON<CreateNetworkRequest>(req)) ?? {};
+        const body = decodeNetworkCreate(await readJSON(req)) ?? {};
         if (!supports(req.apiVersion, 'NetworkIPv6Internal')) delete body.EnableIPv6;
         if (!supports(req.apiVersion, 'NetworkLabels')) delete body.Labels;
         const r = await networks.create(body).catch((err) => predefinedError(err, req.apiVersion));
@@ -63,7 +64,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'post',
       path: '/networks/:id/connect',
       handler: async (req, res) => {
-        const body = (await readJSON<{ Container?: string; EndpointConfig?: Partial<EndpointConfig> | null }>(req)) ?? {};
+        const body = decodeNetworkConnect(await readJSON(req)) ?? {};
         const net = networks.find(param(req, 'id'));
         const rec = containers.find(body.Container ?? '');
         const ec = body.EndpointConfig ?? {};
@@ -75,7 +76,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'post',
       path: '/networks/:id/disconnect',
       handler: async (req, res) => {
-        const body = (await readJSON<{ Container?: string; Force?: boolean }>(req)) ?? {};
+        const body = decodeNetworkDisconnect(await readJSON(req)) ?? {};
         const net = networks.find(param(req, 'id'));
         const rec = containers.find(body.Container ?? '');
         await networking.disconnect(rec, net);

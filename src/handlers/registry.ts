@@ -9,6 +9,7 @@ import { writeJSON } from '../http/respond';
 import { invalidParameter } from '../errors';
 import { parseReference } from '../translate/reference';
 import { decodeAuthHeader } from '../translate/request/auth';
+import { decodeAuthConfig } from '../translate/request/bodies';
 import { supports } from '../translate/version/features';
 import type { Credentials } from '../types/registry';
 
@@ -98,7 +99,7 @@ export function registryRoutes(registry: RegistryBackend): Route[] {
       method: 'post',
       path: '/auth',
       handler: async (req, res) => {
-        const body = (await readJSON<{ username?: string; password?: string; serveraddress?: string; identitytoken?: string; registrytoken?: string }>(req)) ?? {};
+        const body = decodeAuthConfig(await readJSON(req)) ?? {};
         const r = await registry.login(body.serveraddress ?? '', { username: body.username, password: body.password, identitytoken: body.identitytoken, registrytoken: body.registrytoken });
         writeJSON(res, 200, supports(req.apiVersion, 'AuthIdentityToken') ? { IdentityToken: r.identityToken, Status: 'Login Succeeded' } : { Status: 'Login Succeeded' });
       },

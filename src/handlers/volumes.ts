@@ -2,6 +2,7 @@
 import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
+import { decodeVolumeCreate } from '../translate/request/bodies';
 import { checkFilterKeys, filterVolumes, volumeFilterKeys } from '../translate/filters';
 import { toVolumeJSON } from '../translate/response/volumes';
 import { supports } from '../translate/version/features';
@@ -36,7 +37,7 @@ export function volumeRoutes(volumes: VolumesBackend): Route[] {
       method: 'post',
       path: '/volumes/create',
       handler: async (req, res) => {
-        const body = (await readJSON<{ Name?: string; Driver?: string; DriverOpts?: Record<string, string>; Labels?: Record<string, string> }>(req)) ?? {};
+        const body = decodeVolumeCreate(await readJSON(req)) ?? {};
         const labels = supports(req.apiVersion, 'VolumeLabelsScope') ? body.Labels ?? null : null;
         const v = await volumes.create(body.Name, body.Driver, body.DriverOpts ?? null, labels);
         writeJSON(res, 201, toVolumeJSON(v, req.apiVersion));

@@ -14,10 +14,13 @@ export type GoType =
   | 'int64'
   | 'uint16'
   | '[]string'
-  /** strslice.StrSlice: a string or a list of strings. */
+  /** strslice.StrSlice: a list of strings or one string (its decoder's fallback names `string` in errors). */
   | 'strslice'
+  /** []string, where berth also takes one string (exec's Cmd); errors name `[]string`, as the engine's do. */
+  | '[]string (or a string)'
   | 'map[string]string'
-  | { struct: string; fields: Record<string, GoType> }
+  /** A struct: its name in messages about its fields, its Go type (`network.EndpointSettings`), its fields. */
+  | { struct: string; go?: string; fields: Record<string, GoType> }
   | { slice: GoType };
 
 type Schema = Record<string, unknown>;
@@ -34,33 +37,37 @@ function schemaOf(t: GoType): Schema {
       return { type: ['boolean', 'null'] };
     case 'int':
     case 'int64':
-    case 'uint16':
       return { type: ['integer', 'null'] };
+    case 'uint16':
+      return { type: ['integer', 'null'], minimum: 0, maximum: 65535 };
     case '[]string':
       return { type: ['array', 'null'], items: { type: 'string' } };
     case 'strslice':
+    case '[]string (or a string)':
       return { type: ['array', 'string', 'null'], items: { type: 'string' } };
     case 'map[string]string':
       return { type: ['object', 'null'], additionalProperties: { type: 'string' } };
   }
 }
 
-const goName = (t: GoType): string => (typeof t === 'string' ? (t === 'strslice' ? '[]string' : t) : 'slice' in t ? `[]${goName(t.slice)}` : t.struct);
+const STRING_LIKE: Record<string, string> = { strslice: 'string', '[]string (or a string)': '[]string' };
+const goName = (t: GoType): string => (typeof t === 'string' ? (STRING_LIKE[t] ?? t) : 'slice' in t ? `[]${goName(t.slice)}` : (t.go ?? t.struct));
 
-/** encoding/json's name of a JSON value's kind. */
-function kindOf(v: unknown): string {
+/** encoding/json's name of a JSON value's kind (a number it cannot store is named with its value). */
+function kindOf(v: unknown, outOfRange: boolean): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'number' : `number ${v}`;
+  if (typeof v === 'number') return Number.isInteger(v) && !outOfRange ? 'number' : `number ${v}`;
   return typeof v;
 }
 
 /** The Go message for ajv's first error: the struct holding the field, the field's path from the top, its type. */
-function goMessage(top: { struct: string; fields: Record<string, GoType> }, typeName: string, err: ErrorObject, body: unknown): string {
+function goMessage(top: { struct: string; go?: string; fields: Record<string, GoType> }, typeName: string, err: ErrorObject, body: unknown): string {
   const steps = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let value: unknown = body;
   for (const s of steps) value = (value as Record<string, unknown>)[s];
-  if (steps.length === 0) return `json: cannot unmarshal ${kindOf(value)} into Go value of type ${typeName}`;
+  const kind = kindOf(value, err.keyword === 'minimum' || err.keyword === 'maximum');
+  if (steps.length === 0) return `json: cannot unmarshal ${kind} into Go value of type ${typeName}`;
   let holder = top.struct;
   let t: GoType = top;
   const path: string[] = [];
@@ -77,7 +84,7 @@ function goMessage(top: { struct: string; fields: Record<string, GoType> }, type
     path.push(s);
     t = t.fields[s];
   }
-  return `json: cannot unmarshal ${kindOf(value)} into Go struct field ${holder}.${path.join('.')} of type ${goName(t)}`;
+  return `json: cannot unmarshal ${kind} into Go struct field ${holder}.${path.join('.')} of type ${goName(t)}`;
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });
