@@ -87,16 +87,13 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
 
   const events = new EventBus();
   events.persistTo(path.join(config.dataRoot, 'events.jsonl'));
-  const images = new ImageService({ ctr, dataRoot: config.dataRoot, events });
   const store = new ContainerStore(config.dataRoot);
+  const images = new ImageService({ ctr, dataRoot: config.dataRoot, events, store });
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, { findVolumeDriver: () => undefined, enabledVolumeDrivers: () => [] }, config.pluginTimings);
-  const volumes = new VolumeService(config.dataRoot, events, drivers);
+  const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
   const networking = new ContainerNetworking({ networks, store, logger });
-  networks.usersOf = (id) => networking.endpointsOn(id).map((e) => e.rec.Id);
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking });
-  volumes.usersOf = (name) => containers.volumeUsers(name);
-  images.setContainersUsing((id) => containers.containersUsing(id));
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   await containers.reconcile();

@@ -28,7 +28,6 @@ export const forbidden = (msg: string): BerthError => new BerthError('Forbidden'
 export const notAcceptable = (msg: string): BerthError => new BerthError('NotAcceptable', msg);
 export const unauthorized = (msg: string): BerthError => new BerthError('Unauthorized', msg);
 export const unavailable = (msg: string): BerthError => new BerthError('Unavailable', msg);
-export const notImplemented = (msg: string): BerthError => new BerthError('NotImplemented', msg);
 export const systemError = (msg: string, cause?: unknown): BerthError => new BerthError('System', msg, cause);
 
 /** The one kind → HTTP status map. */

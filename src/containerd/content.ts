@@ -21,14 +21,14 @@ export interface WriteOptions extends CallOpts {
   labels?: Record<string, string>;
 }
 
+/** A byte source that can start at an offset (a registry blob fetched with a Range header). */
+export type ResumableSource = (offset: number) => Promise<Readable>;
+
 /**
  * Writes a blob from a buffer, a byte stream or a resumable source; resolves when committed (or already present). A
  * buffer or a resumable source continues an interrupted ingest with the same ref from the offset the server holds;
  * a plain stream restarts it from 0.
  */
-/** A byte source that can start at an offset (a registry blob fetched with a Range header). */
-export type ResumableSource = (offset: number) => Promise<Readable>;
-
 export function writeBlob(ctr: Containerd, data: Buffer | Readable | ResumableSource, o: WriteOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const call = ctr.raw.content.Write(ctr.metadata(o), ctr.callOptions(o));
@@ -145,8 +145,4 @@ export async function withLease<T>(ctr: Containerd, prefix: string, fn: (lease: 
   } finally {
     await ctr.leases.Delete({ id, sync: false }).catch(() => undefined);
   }
-}
-
-export function toProtoDescriptor(d: { mediaType: string; digest: string; size: number }): Descriptor {
-  return { media_type: d.mediaType, digest: d.digest, size: String(d.size) };
 }

@@ -15,13 +15,14 @@ export interface NetworksBackend {
   list(): NetworkRecord[];
   find(ref: string): NetworkRecord;
   create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }>;
-  remove(ref: string): Promise<void>;
 }
 
 export interface NetworkEndpointsBackend {
   endpointsOn(networkId: string): { rec: ContainerRecord; ep: Endpoint }[];
   connect(rec: ContainerRecord, net: NetworkRecord, cfg: { IPAMConfig?: EndpointConfig['IPAMConfig']; Aliases?: string[] | null; Links?: string[] | null }): Promise<void>;
   disconnect(rec: ContainerRecord, net: NetworkRecord): Promise<void>;
+  /** Refused while containers have endpoints on it. */
+  removeNetwork(ref: string): Promise<void>;
 }
 
 export interface ContainerLookup {
@@ -87,7 +88,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'delete',
       path: '/networks/:id',
       handler: async (req, res) => {
-        await networks.remove(param(req, 'id')).catch((err: BerthError) => predefinedError(err, req.apiVersion));
+        await networking.removeNetwork(param(req, 'id')).catch((err: BerthError) => predefinedError(err, req.apiVersion));
         if (supports(req.apiVersion, 'NetworkDelete204')) writeNoContent(res);
         else res.status(200).end();
       },

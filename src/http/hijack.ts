@@ -5,7 +5,6 @@ import { Duplex } from 'node:stream';
 import type { ApiRequest } from './app';
 
 export const RAW_STREAM = 'application/vnd.docker.raw-stream';
-export const MULTIPLEXED_STREAM = 'application/vnd.docker.multiplexed-stream';
 
 export interface Hijacked {
   /** Bytes the client sends (stdin) and bytes to send it. */

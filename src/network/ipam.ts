@@ -33,10 +33,6 @@ export function parseCidr(s: string): Cidr {
   return { base: (ipToInt(m[1]) & mask(prefix)) >>> 0, prefix };
 }
 
-export function formatCidr(c: Cidr): string {
-  return `${intToIp(c.base)}/${c.prefix}`;
-}
-
 export function contains(c: Cidr, ip: string): boolean {
   return ((ipToInt(ip) & mask(c.prefix)) >>> 0) === c.base;
 }

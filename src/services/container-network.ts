@@ -112,6 +112,11 @@ export class ContainerNetworking {
     return this.d.networks.tryFind(cfg.NetworkID) ?? this.d.networks.find(name);
   }
 
+  /** DELETE /networks/(id): refused while containers have endpoints on it. */
+  removeNetwork(ref: string): Promise<void> {
+    return this.d.networks.remove(ref, (id) => this.endpointsOn(id).length > 0);
+  }
+
   /** Running containers with a live endpoint on the network (the network's "Containers"). */
   endpointsOn(networkId: string): { rec: ContainerRecord; ep: Endpoint }[] {
     const out: { rec: ContainerRecord; ep: Endpoint }[] = [];

@@ -95,20 +95,12 @@ export class ContainerService {
     return { total: all.length, running, paused, stopped: all.length - running - paused };
   }
 
-  async containersUsing(imageId: string): Promise<{ id: string; running: boolean }[]> {
-    return this.d.store.all().filter((c) => c.Image === imageId).map((c) => ({ id: c.Id, running: c.State.Running }));
-  }
-
   // ---- create ---------------------------------------------------------------------------------------------
 
   /** Plugs the container's networks into its named netns while its task is created. */
   private async setupNetwork(rec: ContainerRecord): Promise<void> {
     await this.d.networking.setup(rec);
     await this.d.networking.afterChange(rec);
-  }
-
-  volumeUsers(name: string): string[] {
-    return this.d.store.all().filter((c) => (c.MountPoints ?? []).some((m) => m.Name === name)).map((c) => c.Id);
   }
 
   // ---- start / exit -------------------------------------------------------------------------------------
@@ -323,7 +315,7 @@ export class ContainerService {
     await this.d.store.delete(rec);
     this.live.delete(rec.Id);
     if (opts.volumes)
-      for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.volumeUsers(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
+      for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.d.volumes.usersOf(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
     for (const h of this.removeHooks) h(rec.Id);
     this.publish(rec, 'destroy');
   }

@@ -18,6 +18,7 @@ import { contentSize } from '../fs/usage';
 import { layerDirs, MountLike } from './rootfs';
 import { danglingName, familiarName, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../translate/reference';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
+import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
 import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
 
@@ -59,8 +60,8 @@ export interface ImageServiceDeps {
   ctr: Containerd;
   dataRoot: string;
   events: EventPublisher;
-  /** Containers using an image (id → container ids), from the container service; none until it is wired. */
-  containersUsing?: (imageId: string) => Promise<{ id: string; running: boolean }[]>;
+  /** The container records (which containers use an image). */
+  store: ContainerStore;
 }
 
 interface ManifestInfo {
@@ -77,10 +78,6 @@ export class ImageService {
 
   private get ctr(): Containerd {
     return this.deps.ctr;
-  }
-
-  setContainersUsing(fn: ImageServiceDeps['containersUsing']): void {
-    this.deps.containersUsing = fn;
   }
 
   // ---- reading -------------------------------------------------------------------------------------------
@@ -438,7 +435,7 @@ export class ImageService {
 
   async remove(ref: string, opts: { force: boolean; noprune: boolean }): Promise<DeleteResult[]> {
     const img = await this.resolve(ref);
-    const users = (await this.deps.containersUsing?.(img.id)) ?? [];
+    const users = this.deps.store.usingImage(img.id);
     const tags = img.names.filter((n) => !isDanglingName(n));
     let byName: string | undefined;
     try {
@@ -493,7 +490,7 @@ export class ImageService {
     this.deps.events.publish('image', 'delete', img.id, { name: img.id });
     // Pruning: an untagged parent left without children and containers goes too, as with the engine.
     if (!opts.noprune && parent && !parent.repoTags.length && !parent.repoDigests.length) {
-      const orphan = !(await this.list()).some((i) => i.parent === parent.id) && !((await this.deps.containersUsing?.(parent.id)) ?? []).length;
+      const orphan = !(await this.list()).some((i) => i.parent === parent.id) && !this.deps.store.usingImage(parent.id).length;
       if (orphan) out.push(...(await this.remove(parent.id, opts)));
     }
     return out;

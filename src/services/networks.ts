@@ -32,8 +32,6 @@ export class NetworkService {
   private readonly dir: string;
   private readonly nets = new Map<string, NetworkRecord>();
   private readonly drivers = new Map<string, BridgeNetwork>();
-  /** Ids of the containers with an endpoint (configured or live) on a network; set by the container service. */
-  usersOf: (networkId: string) => string[] = () => [];
 
   constructor(private readonly o: NetworkServiceOptions) {
     this.dir = path.join(o.dataRoot, 'network', 'networks');
@@ -237,10 +235,11 @@ export class NetworkService {
     return out;
   }
 
-  async remove(ref: string): Promise<void> {
+  /** `hasEndpoints` says whether containers have endpoints on it (the container networking knows). */
+  async remove(ref: string, hasEndpoints: (networkId: string) => boolean): Promise<void> {
     const n = this.find(ref);
     if (n.Predefined) throw forbidden(`${n.Name} is a pre-defined network and cannot be removed`);
-    if (this.usersOf(n.Id).length > 0) throw forbidden(`error while removing network: network ${n.Name} id ${n.Id} has active endpoints`);
+    if (hasEndpoints(n.Id)) throw forbidden(`error while removing network: network ${n.Name} id ${n.Id} has active endpoints`);
     await this.drivers.get(n.Id)?.destroy();
     this.drivers.delete(n.Id);
     this.nets.delete(n.Id);

@@ -28,13 +28,13 @@ export class SaveService {
     private readonly events: EventPublisher,
   ) {}
 
-  /** Resolves every name first (a missing one is an error before anything is written). */
-  /** GET /images/get: the named images resolved (errors before anything is written), then their archive to `start()`. */
+  /** GET /images/get: the named images resolved, then their archive to `start()`. */
   async save(names: string[], start: () => Writable): Promise<void> {
     const wanted = await this.resolve(names);
     await this.write(wanted, start());
   }
 
+  /** Resolves every name first (a missing one is an error before anything is written). */
   async resolve(names: string[]): Promise<Wanted[]> {
     const out = new Map<string, Wanted>();
     for (const n of names) {

@@ -12,14 +12,14 @@ import { now } from '../runtime/clock';
 
 const CLK_TCK = 100;
 
-export function systemCpuNs(): number {
+function systemCpuNs(): number {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '));
   if (!line) return 0;
   const ticks = line.trim().split(/\s+/).slice(1, 8).reduce((a, b) => a + Number(b), 0);
   return (ticks * 1e9) / CLK_TCK;
 }
 
-export function netCounters(pid: number): Record<string, NetCounters> {
+function netCounters(pid: number): Record<string, NetCounters> {
   const out: Record<string, NetCounters> = {};
   let text = '';
   try {
@@ -36,7 +36,7 @@ export function netCounters(pid: number): Record<string, NetCounters> {
   return out;
 }
 
-export async function readStats(ctr: Containerd, id: string, pid: number): Promise<StatsReading> {
+async function readStats(ctr: Containerd, id: string, pid: number): Promise<StatsReading> {
   const { metrics } = await ctr.tasks.Metrics({ filters: [`id==${id}`] });
   if (!metrics.length) throw conflict(`Container ${id} is not running`);
   return { read: rfc3339Nano(now()), metrics: ctr.any.unpack(metrics[0].data as never), systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid) };

@@ -17,10 +17,9 @@ const execFileP = promisify(execFile);
 export interface SystemDeps {
   ctr: Containerd;
   config: Config;
-  /** Filled in by the composition root once the container and image services exist. */
-  containerCounts?: () => Promise<ContainerCounts>;
-  imageCount?: () => Promise<number>;
-  eventListeners?: () => number;
+  containerCounts: () => Promise<ContainerCounts>;
+  imageCount: () => Promise<number>;
+  eventListeners: () => number;
   /** the volume drivers /info lists (Plugins.Volume) */
   volumeDrivers?: () => string[];
 }
@@ -105,8 +104,8 @@ export class SystemService {
   async info(): Promise<SystemInfo> {
     const [version, counts, images] = await Promise.all([
       this.version(),
-      this.deps.containerCounts?.() ?? Promise.resolve({ total: 0, running: 0, paused: 0, stopped: 0 }),
-      this.deps.imageCount?.() ?? Promise.resolve(0),
+      this.deps.containerCounts(),
+      this.deps.imageCount(),
     ]);
     const cg = '/sys/fs/cgroup';
     const v2 = exists(path.join(cg, 'cgroup.controllers'));
@@ -132,7 +131,7 @@ export class SystemService {
       dataRoot: this.deps.config.dataRoot,
       nfd,
       nHandles: proc.getActiveResourcesInfo?.().length ?? 0,
-      nEventsListener: this.deps.eventListeners?.() ?? 0,
+      nEventsListener: this.deps.eventListeners(),
       volumeDrivers: this.deps.volumeDrivers?.() ?? ['local'],
       systemTime: rfc3339Nano(now()),
       cgroupVersion: v2 ? '2' : '1',

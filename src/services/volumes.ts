@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BerthError, conflict, invalidParameter, notFound, systemError } from '../errors';
 import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
+import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
 import type { Volume, VolumeDriver, VolumeDriverRegistry } from '../types/volume';
 
@@ -25,12 +26,10 @@ const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 export class VolumeService {
   private readonly root: string;
   private readonly vols = new Map<string, Volume>();
-  /** Which containers use a volume; provided by the container service. */
-  usersOf: (name: string) => string[] = () => [];
-
   constructor(
     dataRoot: string,
     private readonly events: EventPublisher,
+    private readonly store: ContainerStore,
     private readonly drivers: VolumeDriverRegistry = NO_DRIVERS,
   ) {
     this.root = path.join(dataRoot, 'volumes');
@@ -172,6 +171,11 @@ export class VolumeService {
     this.vols.set(n, v);
     this.events.publish('volume', 'create', n, { driver: d.name });
     return v;
+  }
+
+  /** The containers that use a volume. */
+  usersOf(name: string): string[] {
+    return this.store.usingVolume(name);
   }
 
   async remove(name: string, opts: { force?: boolean } = {}): Promise<void> {

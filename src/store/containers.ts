@@ -15,6 +15,16 @@ export function newState(): ContainerState {
 }
 
 export class ContainerStore {
+  /** Ids of the containers that mount a volume. */
+  usingVolume(name: string): string[] {
+    return this.all().filter((c) => (c.MountPoints ?? []).some((m) => m.Name === name)).map((c) => c.Id);
+  }
+
+  /** The containers made from an image, and whether each runs. */
+  usingImage(imageId: string): { id: string; running: boolean }[] {
+    return this.all().filter((c) => c.Image === imageId).map((c) => ({ id: c.Id, running: c.State.Running }));
+  }
+
   private readonly byId = new Map<string, ContainerRecord>();
   private readonly byName = new Map<string, string>();
   readonly root: string;

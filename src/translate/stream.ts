@@ -1,9 +1,8 @@
 // The engine's stream framing: an 8-byte header (stream type, 3 zero bytes, big-endian payload length) before each
 // payload — pure wire encoding, used by http (attach, exec) and by the log readers (services/logs, in a worker too).
 
-export const STDIN = 0;
-export const STDOUT = 1;
-export const STDERR = 2;
+const STDOUT = 1;
+const STDERR = 2;
 
 /** The frame type of an output stream. */
 export const streamType = (name: 'stdout' | 'stderr'): number => (name === 'stdout' ? STDOUT : STDERR);

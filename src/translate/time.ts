@@ -28,7 +28,3 @@ export function parseRfc3339(s: string): Timestamp {
   const ms = Date.parse(m[1] + m[3]);
   return { seconds: Math.floor(ms / 1000), nanos: Number((m[2] ?? '').padEnd(9, '0')) || 0 };
 }
-
-export function isZeroTime(t: Timestamp): boolean {
-  return t.seconds === GO_ZERO_SECONDS;
-}

@@ -15,13 +15,13 @@ const connects: unknown[] = [];
 const networks = fake<NetworksBackend>({
   list: () => nets,
   find: (ref) => nets.find((n) => n.Name === ref || n.Id === ref)!,
-  remove: async () => {
-    throw forbidden('bridge is a pre-defined network and cannot be removed');
-  },
 });
 const endpoints = fake<NetworkEndpointsBackend>({
   endpointsOn: () => [],
   connect: async (rec, n, cfg) => void connects.push([rec.Name, n.Name, cfg]),
+  removeNetwork: async () => {
+    throw forbidden('bridge is a pre-defined network and cannot be removed');
+  },
 });
 const containers = fake<ContainerLookup>({ find: () => containerRecord() });
 
