@@ -7,7 +7,7 @@ import { serveRoutes, Served } from '../../helpers/serve-routes';
 const vol = (Name: string, Labels: Record<string, string> | null = null): Volume => ({ Name, Driver: 'local', Mountpoint: `/v/${Name}/_data`, Labels, Options: null, CreatedAt: '2024-01-01T00:00:00Z' });
 const calls: unknown[][] = [];
 const backend = fake<VolumesBackend>({
-  list: () => [vol('data', { keep: 'yes' }), vol('cache'), vol('logs', { keep: 'no' })],
+  listAll: async () => ({ volumes: [vol('data', { keep: 'yes' }), vol('cache'), vol('logs', { keep: 'no' })], warnings: [] }),
   usersOf: (name) => (name === 'data' ? ['c1'] : []),
   create: async (name, driver, opts, labels) => {
     calls.push(['create', name, driver, opts, labels]);
