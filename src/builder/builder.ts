@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
+import * as snapshotApi from '../containerd/snapshots';
 import { withLease } from '../containerd/content';
 import { BerthError, invalidParameter } from '../errors';
 import { extractTar } from '../fs/extract';
@@ -140,7 +141,7 @@ export class BuildService {
     for (const l of (await this.d.ctr.leases.List({ filters: [] })).leases) {
       if (l.id.startsWith('berth-build')) await this.d.ctr.leases.Delete({ id: l.id, sync: false }).catch(() => undefined);
     }
-    for (const key of await this.stepSnapshots()) await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+    for (const key of await this.stepSnapshots()) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
   }
 
   private stepSnapshots(): Promise<string[]> {
@@ -612,7 +613,7 @@ export class BuildService {
     try {
       const id = await withLease(this.d.ctr, 'berth-build', async (lease) => {
         const parent = st.image?.chainId ?? '';
-        const prep = await this.d.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: {} }, { lease });
+        const prep = { mounts: await snapshotApi.prepare(this.d.ctr, SNAPSHOTTER, key, parent, { lease }) };
         try {
           await mountSnapshot(mnt, prep.mounts[0] as never);
           try {
@@ -622,7 +623,7 @@ export class BuildService {
           }
           return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
         } finally {
-          await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+          await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
         }
       });
       await this.finishStep(ctx, st, id, '', true);
@@ -697,11 +698,11 @@ export class BuildService {
   private async viewOf(img: ResolvedImage): Promise<{ scope: Scope; release: () => Promise<void> }> {
     const { dir, remove } = this.contexts.makeDir('from');
     const key = `berth-build-view-${crypto.randomBytes(8).toString('hex')}`;
-    const { mounts } = await this.d.ctr.snapshots.View({ snapshotter: SNAPSHOTTER, key, parent: img.chainId, labels: {} });
+    const mounts = await snapshotApi.view(this.d.ctr, SNAPSHOTTER, key, img.chainId);
     try {
       await mountReadOnly(dir, mounts[0] as never);
     } catch (err) {
-      await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+      await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
       await remove();
       throw err;
     }
@@ -709,7 +710,7 @@ export class BuildService {
       scope: { root: dir, mounts: [], probe: hostProbe },
       release: async () => {
         await unmount(dir).catch(() => undefined);
-        await this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+        await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
         await remove();
       },
     };

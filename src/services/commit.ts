@@ -2,6 +2,9 @@
 // dirs stay out) become a new gzip layer through containerd's diff service, on top of the image's layers, with
 // the engine's config (the container's Config, the body's config and `changes`) and a history entry.
 import type { Containerd } from '../containerd/client';
+import * as diffApi from '../containerd/diff';
+import * as snapshotApi from '../containerd/snapshots';
+import * as taskApi from '../containerd/tasks';
 import { readBlob, withLease } from '../containerd/content';
 import { conflict } from '../errors';
 import { familiarName, fullName, parseReference, withDefaultTag } from '../translate/reference';
@@ -47,16 +50,16 @@ export class CommitService {
    * `lease`), with its uncompressed digest.
    */
   async diffLayer(lease: string, key: string, parent: string): Promise<{ layer: LayerDesc; diffId: string }> {
-    const right = (await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key })).mounts;
+    const right = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, key);
     const viewKey = `berth-commit-view-${key}-${Date.now()}`;
-    const left = parent ? (await this.ctr.snapshots.View({ snapshotter: SNAPSHOTTER, key: viewKey, parent }, { lease })).mounts : [];
+    const left = parent ? await snapshotApi.view(this.ctr, SNAPSHOTTER, viewKey, parent, { lease }) : [];
     try {
-      const { diff } = await this.ctr.diff.Diff({ left, right, media_type: MT_LAYER_GZIP, ref: `berth-commit-${key}`, labels: {} }, { lease });
-      const info = await this.ctr.content.Info({ digest: diff!.digest });
-      const diffId = info.info?.labels?.['containerd.io/uncompressed'] ?? diff!.digest;
-      return { layer: { mediaType: MT_LAYER_GZIP, digest: diff!.digest, size: Number(diff!.size) }, diffId };
+      const layer = (await diffApi.diff(this.ctr, left, right, { mediaType: MT_LAYER_GZIP, ref: `berth-commit-${key}`, lease }))!;
+      const info = await this.ctr.content.Info({ digest: layer.digest });
+      const diffId = info.info?.labels?.['containerd.io/uncompressed'] ?? layer.digest;
+      return { layer: { mediaType: MT_LAYER_GZIP, digest: layer.digest, size: layer.size }, diffId };
     } finally {
-      if (parent) await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: viewKey }).catch(() => undefined);
+      if (parent) await snapshotApi.remove(this.ctr, SNAPSHOTTER, viewKey).catch(() => undefined);
     }
   }
 
@@ -109,7 +112,7 @@ export class CommitService {
     const base = await this.images.resolve(rec.Image);
     const baseManifest = await this.images.manifestOf(base);
     const paused = o.pause && rec.State.Running && !rec.State.Paused;
-    if (paused) await this.ctr.tasks.Pause({ container_id: rec.Id }).catch((err) => {
+    if (paused) await taskApi.pause(this.ctr, rec.Id).catch((err) => {
       throw conflict(`Cannot pause container ${rec.Id}: ${(err as Error).message}`);
     });
     try {
@@ -158,7 +161,7 @@ export class CommitService {
         return stored.id;
       });
     } finally {
-      if (paused) await this.ctr.tasks.Resume({ container_id: rec.Id }).catch(() => undefined);
+      if (paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
     }
   }
 }

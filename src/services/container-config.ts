@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Containerd } from '../containerd/client';
-import { OCI_RESOURCES_URL, OCI_SPEC_URL, packJSON, unpackJSON } from '../containerd/any';
-import { ignoreNotFound } from '../containerd/errors';
+import * as snapshotApi from '../containerd/snapshots';
+import * as containerApi from '../containerd/containers';
+import * as taskApi from '../containerd/tasks';
 import { withLease } from '../containerd/content';
 import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
@@ -19,7 +20,7 @@ import { ownsNetns } from './container-network';
 import { CreateRequest, mergeImageConfig, parseBind, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
-import type { HostConfig, OciMount, OciSpec } from '../types/config';
+import type { HostConfig, OciMount } from '../types/config';
 import type { ContainerRecord, MountPoint } from '../types/container';
 import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
@@ -118,36 +119,26 @@ export class ContainerConfigurator {
       rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
       await this.d.networking.writeEtcFiles(rec);
       // Container record first (it pins the snapshot key against GC), then the init layer and the rw snapshot.
-      await this.ctr.containers.Create({
-        container: {
-          id,
-          image: img.names[0] ?? img.id,
-          labels: { 'berth.name': finalName, 'berth.image': img.id },
-          runtime: { name: 'io.containerd.runc.v2' },
-          spec: packJSON(OCI_SPEC_URL, { ociVersion: '1.0.2-dev' }),
-          snapshotter: SNAPSHOTTER,
-          snapshot_key: id,
-        },
-      });
-      undo.push(() => ignoreNotFound(() => this.ctr.containers.Delete({ id })));
+      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id });
+      undo.push(() => containerApi.remove(this.ctr, id));
       // The init layer and the rw snapshot are made under a lease: until the rw snapshot exists nothing
       // references the init layer, and containerd's GC would collect it.
       const dirs = await withLease(this.ctr, 'berth-create', async (lease) => {
         const initKey = `${id}-init-key`;
-        const prep = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: initKey, parent: img.chainId, labels: {} }, { lease });
-        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: initKey })));
-        const layers = layerDirs(prep.mounts);
+        const prep = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, initKey, img.chainId, { lease });
+        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, initKey));
+        const layers = layerDirs(prep);
         if (!layers.upper) throw systemError('cannot find the init layer directory');
         await this.populateInitLayer(layers.upper);
-        await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: `${id}-init`, key: initKey }, { lease });
-        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${id}-init` })));
-        await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: id, parent: `${id}-init`, labels: {} }, { lease });
-        undo.push(() => ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: id })));
+        await snapshotApi.commit(this.ctr, SNAPSHOTTER, `${id}-init`, initKey, { lease });
+        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, `${id}-init`));
+        await snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, `${id}-init`, { lease });
+        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
         return layers;
       });
       rec.MountPoints = await this.resolveMounts(rec, dirs.lower, undo);
       const spec = await this.buildSpec(rec, img, dirs.lower);
-      await this.ctr.containers.Update({ container: { id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await containerApi.setSpec(this.ctr, id, spec);
       await this.d.store.save(rec);
       this.publish(rec, 'create');
       return { id, warnings: [] };
@@ -228,12 +219,11 @@ export class ContainerConfigurator {
     const prev = rec.LinkEnv ?? [];
     const { env } = rec.HostConfig.Links?.length ? this.d.networking.linked(rec) : { env: [] as string[] };
     if (prev.length === 0 && env.length === 0) return;
-    const c = await this.ctr.containers.Get({ id: rec.Id });
-    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    const spec = await containerApi.spec(this.ctr, rec.Id);
     if (!spec) return;
     const drop = new Set(prev);
     spec.process.env = [...(spec.process.env ?? []).filter((e: string) => !drop.has(e)), ...env];
-    await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+    await containerApi.setSpec(this.ctr, rec.Id, spec);
     rec.LinkEnv = env;
   }
 
@@ -257,14 +247,13 @@ export class ContainerConfigurator {
           throw new VolumeMountError((err as Error).message);
         }
       }
-      const c = await this.ctr.containers.Get({ id: rec.Id });
-      const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+      const spec = await containerApi.spec(this.ctr, rec.Id);
       if (spec) {
         for (const om of spec.mounts ?? []) {
           const m = mps.find((x) => x.Destination === om.destination);
           if (m) om.source = m.Source;
         }
-        await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+        await containerApi.setSpec(this.ctr, rec.Id, spec);
       }
       await this.d.store.save(rec);
     } catch (err) {
@@ -343,7 +332,7 @@ export class ContainerConfigurator {
     if (!hc.RestartPolicy) hc.RestartPolicy = rec.HostConfig.RestartPolicy;
     if (!hc.NetworkMode) hc.NetworkMode = rec.HostConfig.NetworkMode;
     const img = await this.d.images.resolve(rec.Image);
-    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+    const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id);
     const lower = layerDirs(mounts).lower;
     const before = rec.HostConfig;
     rec.HostConfig = hc;
@@ -356,7 +345,7 @@ export class ContainerConfigurator {
         rec.MountPoints = [...fresh, ...kept.filter((k) => !fresh.some((f) => f.Destination === k.Destination))];
       }
       const spec = await this.buildSpec(rec, img, lower);
-      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await containerApi.setSpec(this.ctr, rec.Id, spec);
       await this.d.networking.writeEtcFiles(rec);
       await this.d.store.save(rec);
     } catch (err) {
@@ -383,20 +372,19 @@ export class ContainerConfigurator {
     }
     if (next.Memory && next.MemorySwap && next.MemorySwap > 0 && next.MemorySwap < next.Memory) throw invalidParameter('Memory limit should be smaller than already set memoryswap limit, update the memoryswap at the same time');
     if (next.BlkioWeight && (next.BlkioWeight < 10 || next.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
-    const c = await this.ctr.containers.Get({ id: rec.Id });
-    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    const spec = await containerApi.spec(this.ctr, rec.Id);
     if (spec) {
       const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
       spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
       if (rec.State.Running) {
         const { devices: _d, ...resources } = spec.linux.resources;
         try {
-          await this.ctr.tasks.Update({ container_id: rec.Id, resources: packJSON(OCI_RESOURCES_URL, resources) });
+          await taskApi.updateResources(this.ctr, rec.Id, resources);
         } catch (err) {
           throw systemError(`Cannot update container ${rec.Id}: ${(err as Error).message}`, err);
         }
       }
-      await this.ctr.containers.Update({ container: { id: rec.Id, spec: packJSON(OCI_SPEC_URL, spec) }, update_mask: { paths: ['spec'] } });
+      await containerApi.setSpec(this.ctr, rec.Id, spec);
     }
     rec.HostConfig = next;
     await this.d.store.save(rec);
@@ -408,10 +396,9 @@ export class ContainerConfigurator {
   async sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> {
     // What the container wrote, counted as the engine does (file sizes; the snapshotter's usage also counts the
     // directories' blocks, so an untouched container would not be 0).
-    const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => ({ mounts: [] }));
+    const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id).catch(() => []);
     const upper = layerDirs(mounts as MountLike[]).upper;
-    const usage = upper ? undefined : await this.ctr.snapshots.Usage({ snapshotter: SNAPSHOTTER, key: rec.Id }).catch(() => undefined);
-    const sizeRw = upper ? await contentSize(upper) : Number(usage?.size ?? 0);
+    const sizeRw = upper ? await contentSize(upper) : await snapshotApi.usage(this.ctr, SNAPSHOTTER, rec.Id).catch(() => 0);
     const img = await this.d.images.resolve(rec.Image).catch(() => undefined);
     return { sizeRw, sizeRootFs: sizeRw + (img?.size ?? 0) };
   }

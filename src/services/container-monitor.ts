@@ -2,7 +2,8 @@
 // records each exit once and publishes die exactly once, restart policies with their back-off, OOM reports, and the
 // reconciliation with what containerd kept while berth was down.
 import type { Containerd } from '../containerd/client';
-import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
+import * as taskApi from '../containerd/tasks';
+import { isGrpcNotFound } from '../containerd/errors';
 import type { Logger } from '../log';
 import { ContainerIO } from '../runtime/io';
 import { now } from '../runtime/clock';
@@ -42,9 +43,9 @@ export class ContainerMonitor {
       let status = 255;
       let exitedAt = now();
       try {
-        const w = await this.ctr.tasks.Wait({ container_id: id });
-        status = w.exit_status;
-        const t = fromProtoTime(w.exited_at);
+        const w = await taskApi.wait(this.ctr, id);
+        status = w.exitStatus;
+        const t = fromProtoTime(w.exitedAt);
         if (t.seconds > 0) exitedAt = t;
       } catch (err) {
         if (!isGrpcNotFound(err)) {
@@ -96,7 +97,7 @@ export class ContainerMonitor {
         live.teardownRecorded = undefined;
       });
       live.exitCleanup = Promise.all([
-        ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined),
+        taskApi.remove(this.ctr, id).catch(() => undefined),
         // after the start's own write, so the exited state is the one that stays on disk
         (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
       ])
@@ -106,7 +107,7 @@ export class ContainerMonitor {
         });
       if (restart) this.scheduleRestart(rec, ranFor);
     }
-    if (!rec) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
+    if (!rec) await taskApi.remove(this.ctr, id).catch(() => undefined);
     resolve?.(status);
   }
 
@@ -175,12 +176,12 @@ export class ContainerMonitor {
 
   /** Re-attaches to what containerd kept while berth was down. */
   async reconcile(): Promise<void> {
-    const { tasks } = await this.ctr.tasks.List({ filter: '' });
+    const tasks = await taskApi.list(this.ctr);
     const taskById = new Map(tasks.map((t) => [t.id, t]));
     for (const rec of this.d.store.all()) {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
-        if (t) await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+        if (t) await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
         await this.d.unmountVolumes(rec); // mounted by a berth that was killed before it could unmount
         if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
         continue;
@@ -213,8 +214,8 @@ export class ContainerMonitor {
     const known = new Set(this.d.store.all().map((r) => r.Id));
     for (const t of tasks) {
       if (known.has(t.id)) continue;
-      await this.ctr.tasks.Kill({ container_id: t.id, signal: 9, all: true }).catch(() => undefined);
-      await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: t.id })).catch(() => undefined);
+      await taskApi.kill(this.ctr, t.id, 9, { all: true }).catch(() => undefined);
+      await taskApi.remove(this.ctr, t.id).catch(() => undefined);
     }
   }
 

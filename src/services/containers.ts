@@ -8,7 +8,10 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Containerd } from '../containerd/client';
-import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
+import * as snapshotApi from '../containerd/snapshots';
+import * as taskApi from '../containerd/tasks';
+import * as containerApi from '../containerd/containers';
+import { isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
@@ -112,7 +115,7 @@ export class ContainerService {
     if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
     const live = this.live.liveOf(rec.Id);
     await live.exitCleanup;
-    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id }));
+    await taskApi.remove(this.ctr, rec.Id);
     let logOptions: JsonFileLogOptions | undefined;
     try {
       logOptions = this.live.logOptions(rec);
@@ -137,16 +140,16 @@ export class ContainerService {
       if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
       await this.config.applyLinks(rec);
       await this.config.mountPluginVolumes(rec);
-      const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+      const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id);
       const settled = await Promise.allSettled([
         this.setupNetwork(rec),
-        this.ctr.tasks.Create({ container_id: rec.Id, rootfs: mounts, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal }),
+        taskApi.create(this.ctr, rec.Id, mounts, paths),
       ]);
       const failed = settled.find((x) => x.status === 'rejected') as PromiseRejectedResult | undefined;
       if (failed) throw failed.reason;
       io.stdinReady = true;
       live.exited = new Promise((r) => (live.exitResolve = r));
-      const { pid } = await this.ctr.tasks.Start({ container_id: rec.Id });
+      const pid = await taskApi.start(this.ctr, rec.Id);
       rec.State = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
@@ -162,7 +165,7 @@ export class ContainerService {
       io.close();
       io.removeFifos();
       live.io = undefined;
-      await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
+      await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
       await this.monitor.teardownNetwork(rec).done;
       await this.config.unmountPluginVolumes(rec);
       if (err instanceof VolumeMountError) {
@@ -185,7 +188,7 @@ export class ContainerService {
 
   private async signal(rec: ContainerRecord, sig: number): Promise<void> {
     try {
-      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: sig, all: false });
+      await taskApi.kill(this.ctr, rec.Id, sig);
     } catch (err) {
       if (isGrpcNotFound(err)) throw conflict(`Container ${rec.Id} is not running`);
       throw err;
@@ -212,12 +215,12 @@ export class ContainerService {
     rec.HasBeenManuallyStopped = true;
     const t = timeoutSec ?? 10;
     const sig = parseSignal(rec.Config.StopSignal || 'SIGTERM');
-    if (rec.State.Paused) await this.ctr.tasks.Resume({ container_id: rec.Id }).catch(() => undefined);
+    if (rec.State.Paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
     this.publish(rec, 'kill', { signal: String(sig) });
     await this.signal(rec, sig).catch(() => undefined);
     if ((await this.monitor.waitExit(rec.Id, t < 0 ? undefined : t * 1000)) === undefined) {
       this.publish(rec, 'kill', { signal: '9' });
-      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true }).catch(() => undefined);
+      await taskApi.kill(this.ctr, rec.Id, 9, { all: true }).catch(() => undefined);
       await this.monitor.waitExit(rec.Id);
     }
     this.publish(rec, 'stop');
@@ -231,7 +234,7 @@ export class ContainerService {
     if (sig === 9) rec.HasBeenManuallyStopped = true;
     this.publish(rec, 'kill', { signal: String(sig) });
     if (sig === 9) {
-      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true });
+      await taskApi.kill(this.ctr, rec.Id, 9, { all: true });
       await this.monitor.waitExit(rec.Id);
     } else await this.signal(rec, sig);
   }
@@ -254,7 +257,7 @@ export class ContainerService {
     const rec = this.find(ref);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     if (rec.State.Paused) throw conflict(`Container ${rec.Id} is already paused`);
-    await this.ctr.tasks.Pause({ container_id: rec.Id });
+    await taskApi.pause(this.ctr, rec.Id);
     rec.State = { ...rec.State, Paused: true, Status: 'paused' };
     await this.d.store.save(rec);
     this.publish(rec, 'pause');
@@ -263,7 +266,7 @@ export class ContainerService {
   async unpause(ref: string): Promise<void> {
     const rec = this.find(ref);
     if (!rec.State.Paused) throw conflict(`Container ${rec.Id} is not paused`);
-    await this.ctr.tasks.Resume({ container_id: rec.Id });
+    await taskApi.resume(this.ctr, rec.Id);
     rec.State = { ...rec.State, Paused: false, Status: 'running' };
     await this.d.store.save(rec);
     this.publish(rec, 'unpause');
@@ -280,7 +283,7 @@ export class ContainerService {
     rec.Name = n;
     this.d.store.releaseName(old, rec.Id);
     await this.d.store.save(rec);
-    await this.ctr.containers.Update({ container: { id: rec.Id, labels: { 'berth.name': n } }, update_mask: { paths: ['labels.berth.name'] } }).catch(() => undefined);
+    await containerApi.setLabel(this.ctr, rec.Id, 'berth.name', n).catch(() => undefined);
     this.publish(rec, 'rename', { oldName: old });
     if (rec.State.Running) await this.d.networking.afterChange(rec).catch(() => undefined);
   }
@@ -296,9 +299,9 @@ export class ContainerService {
         const what = rec.State.Paused ? 'paused' : 'running';
         throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
       }
-      if (rec.State.Paused) await this.ctr.tasks.Resume({ container_id: rec.Id }).catch(() => undefined);
+      if (rec.State.Paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
       this.publish(rec, 'kill', { signal: '9' });
-      await this.ctr.tasks.Kill({ container_id: rec.Id, signal: 9, all: true }).catch(() => undefined);
+      await taskApi.kill(this.ctr, rec.Id, 9, { all: true }).catch(() => undefined);
       await this.monitor.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';
@@ -307,10 +310,10 @@ export class ContainerService {
     await live.exitCleanup;
     if (live.teardown) await live.teardownRecorded;
     else await deleteNetns(rec.Id).catch(() => undefined);
-    await ignoreNotFound(() => this.ctr.tasks.Delete({ container_id: rec.Id })).catch(() => undefined);
-    await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: rec.Id }));
-    await ignoreNotFound(() => this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key: `${rec.Id}-init` }));
-    await ignoreNotFound(() => this.ctr.containers.Delete({ id: rec.Id }));
+    await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
+    await snapshotApi.remove(this.ctr, SNAPSHOTTER, rec.Id);
+    await snapshotApi.remove(this.ctr, SNAPSHOTTER, `${rec.Id}-init`);
+    await containerApi.remove(this.ctr, rec.Id);
     await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
     await this.d.store.delete(rec);
     this.live.delete(rec.Id);
@@ -323,8 +326,7 @@ export class ContainerService {
   async top(ref: string, psArgs = '-ef'): Promise<{ Titles: string[]; Processes: string[][] }> {
     const rec = this.find(ref);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
-    const { processes } = await this.ctr.tasks.ListPids({ container_id: rec.Id });
-    const pids = new Set(processes.map((p) => p.pid));
+    const pids = new Set(await taskApi.pids(this.ctr, rec.Id));
     let out: string;
     try {
       ({ stdout: out } = await execFileP('ps', psArgs.split(/\s+/).filter(Boolean), { maxBuffer: 16 << 20 }));
@@ -352,13 +354,13 @@ export class ContainerService {
     const io = this.live.get(id)?.io;
     // Only after the bytes still buffered in the writer reached the FIFO: closing the shim's side first loses them.
     await io?.closeStdinWriter();
-    await this.ctr.tasks.CloseIO({ container_id: id, exec_id: '', stdin: true }).catch(() => undefined);
+    await taskApi.closeStdin(this.ctr, id).catch(() => undefined);
   }
 
   async resize(ref: string, h: number, w: number): Promise<void> {
     const rec = this.find(ref);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
-    await this.ctr.tasks.ResizePty({ container_id: rec.Id, exec_id: '', width: w, height: h }).catch((err) => {
+    await taskApi.resizePty(this.ctr, rec.Id, w, h).catch((err) => {
       throw systemError(`Cannot resize container ${rec.Id}: ${(err as Error).message}`, err);
     });
     this.publish(rec, 'resize', { height: String(h), width: String(w) });

@@ -4,8 +4,9 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Containerd } from '../containerd/client';
-import { OCI_PROCESS_URL, packJSON, unpackJSON } from '../containerd/any';
-import { ignoreNotFound } from '../containerd/errors';
+import * as snapshotApi from '../containerd/snapshots';
+import * as containerApi from '../containerd/containers';
+import * as taskApi from '../containerd/tasks';
 import { conflict, invalidParameter, notFound, systemError } from '../errors';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { ALL_CAPS } from '../translate/spec';
@@ -77,8 +78,7 @@ export class ExecService {
     const run = `${rec.Id}@${rec.State.StartedAt}`;
     const cached = this.specs.get(rec.Id);
     if (cached?.run === run) return cached.spec;
-    const c = await this.ctr.containers.Get({ id: rec.Id });
-    const spec = unpackJSON<OciSpec>(c.container?.spec as never);
+    const spec = await containerApi.spec(this.ctr, rec.Id);
     if (!spec) throw systemError('container has no spec');
     this.specs.set(rec.Id, { run, spec });
     return spec;
@@ -96,7 +96,7 @@ export class ExecService {
     const cfg = e.config;
     let user = spec.process.user;
     if (cfg.User) {
-      const { mounts } = await this.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+      const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id);
       const dirs = layerDirs(mounts);
       const all = [dirs.upper, ...dirs.lower].filter(Boolean) as string[];
       try {
@@ -133,31 +133,31 @@ export class ExecService {
       e.io = io;
     }
     try {
-      await this.ctr.tasks.Exec({ container_id: rec.Id, exec_id: id, stdin: paths.stdin, stdout: paths.stdout, stderr: paths.stderr, terminal: paths.terminal, spec: packJSON(OCI_PROCESS_URL, proc) });
-      const waited = this.ctr.tasks.Wait({ container_id: rec.Id, exec_id: id });
+      await taskApi.exec(this.ctr, rec.Id, id, proc, paths);
+      const waited = taskApi.wait(this.ctr, rec.Id, id);
       waited.catch(() => undefined); // if Start fails below, nobody awaits this one
-      const started = await this.ctr.tasks.Start({ container_id: rec.Id, exec_id: id });
+      const pid = await taskApi.start(this.ctr, rec.Id, id);
       if (io) io.stdinReady = true;
-      e.pid = started.pid;
+      e.pid = pid;
       e.running = true;
       this.publish(rec, `exec_start: ${cfg.Cmd.join(' ')}`);
       e.done = (async () => {
-        const w = await waited.catch(() => ({ exit_status: 126 }));
+        const w = await waited.catch(() => ({ exitStatus: 126 }));
         if (io) await Promise.race([io.done, new Promise((r) => setTimeout(r, 2000))]);
         e.running = false;
-        e.exitCode = w.exit_status;
+        e.exitCode = w.exitStatus;
         io?.close();
         io?.removeFifos();
-        await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);
-        this.publish(rec, 'exec_die', { execID: id, exitCode: String(w.exit_status) });
-        return w.exit_status;
+        await taskApi.removeProcess(this.ctr, rec.Id, id).catch(() => undefined);
+        this.publish(rec, 'exec_die', { execID: id, exitCode: String(w.exitStatus) });
+        return w.exitStatus;
       })();
     } catch (err) {
       io?.close();
       io?.removeFifos();
       e.running = false;
       e.exitCode = 126;
-      await ignoreNotFound(() => this.ctr.tasks.DeleteProcess({ container_id: rec.Id, exec_id: id })).catch(() => undefined);
+      await taskApi.removeProcess(this.ctr, rec.Id, id).catch(() => undefined);
       throw systemError(`OCI runtime exec failed: ${(err as Error).message}`, err);
     }
     return e;
@@ -181,7 +181,7 @@ export class ExecService {
       const code = await Promise.race([e.done!, timedOut]);
       clearTimeout(timer);
       if (code === 'timeout') {
-        await this.ctr.tasks.Kill({ container_id: e.containerId, exec_id: id, signal: 9, all: false }).catch(() => undefined);
+        await taskApi.kill(this.ctr, e.containerId, 9, { execId: id }).catch(() => undefined);
         return { exitCode: -1, output: `Health check exceeded timeout (${timeoutMs / 1000}s)` };
       }
       return { exitCode: code, output: Buffer.concat(chunks).toString('utf8') };
@@ -192,13 +192,13 @@ export class ExecService {
 
   async closeStdin(e: ExecRecord): Promise<void> {
     await e.io?.closeStdinWriter();
-    await this.ctr.tasks.CloseIO({ container_id: e.containerId, exec_id: e.id, stdin: true }).catch(() => undefined);
+    await taskApi.closeStdin(this.ctr, e.containerId, e.id).catch(() => undefined);
   }
 
   async resize(id: string, h: number, w: number): Promise<void> {
     const e = this.get(id);
     if (!e.running) throw conflict(`Exec ${id} is not running`);
-    await this.ctr.tasks.ResizePty({ container_id: e.containerId, exec_id: id, width: w, height: h });
+    await taskApi.resizePty(this.ctr, e.containerId, w, h, id);
   }
 
   detached(e: ExecRecord): void {

@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
+import * as snapshotApi from '../containerd/snapshots';
+import * as taskApi from '../containerd/tasks';
 import { conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
 import type { Logger } from '../log';
 import { naiveChanges } from '../fs/changes';
@@ -80,7 +82,7 @@ export class FilesystemService {
   }
 
   private async snapshotMount(rec: ContainerRecord): Promise<MountLike> {
-    const { mounts } = await this.d.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: rec.Id });
+    const mounts = await snapshotApi.mounts(this.d.ctr, SNAPSHOTTER, rec.Id);
     if (!mounts[0]) throw systemError(`no root filesystem for container ${rec.Id}`);
     return mounts[0] as MountLike;
   }
@@ -152,7 +154,7 @@ export class FilesystemService {
     let f = this.frozen.get(rec.Id);
     if (f) f.count++;
     else {
-      f = { count: 1, ready: this.d.ctr.tasks.Pause({ container_id: rec.Id }).then(() => undefined) };
+      f = { count: 1, ready: taskApi.pause(this.d.ctr, rec.Id).then(() => undefined) };
       this.frozen.set(rec.Id, f);
     }
     const entry = f;
@@ -161,7 +163,7 @@ export class FilesystemService {
       this.frozen.delete(rec.Id);
       const thawing = (async () => {
         if (await entry.ready.then(() => true, () => false))
-          await this.d.ctr.tasks.Resume({ container_id: rec.Id }).catch((err) => this.d.logger.warn('cannot resume container after an archive operation', { id: rec.Id, err: String(err) }));
+          await taskApi.resume(this.d.ctr, rec.Id).catch((err) => this.d.logger.warn('cannot resume container after an archive operation', { id: rec.Id, err: String(err) }));
       })();
       this.thawing.set(rec.Id, thawing);
       await thawing;

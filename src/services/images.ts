@@ -10,6 +10,8 @@ import * as zlib from 'node:zlib';
 import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { Containerd } from '../containerd/client';
+import * as diffApi from '../containerd/diff';
+import * as snapshotApi from '../containerd/snapshots';
 import { readBlob, sha256Digest, withLease, writeBlob } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
@@ -341,7 +343,7 @@ export class ImageService {
   /** Whether an unpacked snapshot of a layer chain exists. */
   async hasSnapshot(chainId: string): Promise<boolean> {
     try {
-      await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId });
+      await snapshotApi.stat(this.ctr, SNAPSHOTTER, chainId);
       return true;
     } catch (err) {
       if (isGrpcNotFound(err)) return false;
@@ -370,25 +372,25 @@ export class ImageService {
 
   private async unpackLayer(desc: { mediaType: string; digest: string; size: number }, diffId: string, chainId: string, parent: string, lease: string): Promise<number> {
     try {
-      await this.ctr.snapshots.Stat({ snapshotter: SNAPSHOTTER, key: chainId }, { lease });
+      await snapshotApi.stat(this.ctr, SNAPSHOTTER, chainId, { lease });
       const info = await this.ctr.content.Info({ digest: desc.digest }).catch(() => undefined);
       return layerSize(info?.info?.labels, desc.size);
     } catch (err) {
       if (!isGrpcNotFound(err)) throw err;
     }
     const key = `extract-${crypto.randomBytes(6).toString('hex')} ${chainId}`;
-    const { mounts } = await this.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
+    const mounts = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, key, parent, { labels: { 'containerd.io/snapshot.ref': chainId }, lease });
     let applied;
     let filesSize = 0;
     try {
-      ({ applied } = await this.ctr.diff.Apply({ diff: { media_type: desc.mediaType, digest: desc.digest, size: String(desc.size) }, mounts }, { lease }));
+      applied = await diffApi.apply(this.ctr, desc, mounts, lease);
       if (applied?.digest !== diffId) throw invalidParameter(`layer ${desc.digest} does not match its diff id ${diffId} (got ${applied?.digest})`);
       // The layer's size as the engine counts it: the bytes of its files (not the archive's, headers and all).
       const upper = layerDirs(mounts as MountLike[]).upper;
       filesSize = upper ? await contentSize(upper) : Number(applied.size);
-      await this.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: chainId, key, labels: { 'containerd.io/snapshot.ref': chainId } }, { lease });
+      await snapshotApi.commit(this.ctr, SNAPSHOTTER, chainId, key, { labels: { 'containerd.io/snapshot.ref': chainId }, lease });
     } catch (err) {
-      await this.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key }).catch(() => undefined);
+      await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
       if (isGrpcAlreadyExists(err)) return desc.size; // a concurrent unpack won
       throw err;
     }

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Containerd } from '../containerd/client';
+import * as taskApi from '../containerd/tasks';
 import { conflict } from '../errors';
 import type { ContainerStore } from '../store/containers';
 import type { StatsReading, NetCounters } from '../translate/response/stats';
@@ -37,9 +38,9 @@ function netCounters(pid: number): Record<string, NetCounters> {
 }
 
 async function readStats(ctr: Containerd, id: string, pid: number): Promise<StatsReading> {
-  const { metrics } = await ctr.tasks.Metrics({ filters: [`id==${id}`] });
-  if (!metrics.length) throw conflict(`Container ${id} is not running`);
-  return { read: rfc3339Nano(now()), metrics: ctr.any.unpack(metrics[0].data as never), systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid) };
+  const metrics = await taskApi.metrics(ctr, id);
+  if (!metrics) throw conflict(`Container ${id} is not running`);
+  return { read: rfc3339Nano(now()), metrics, systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid) };
 }
 
 const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemCpuNs: 0, onlineCpus: 0, networks: {} };
