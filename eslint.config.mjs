@@ -13,7 +13,7 @@ const MAY_IMPORT = {
   version: [],
   config: ['log'],
   translate: ['types', 'errors'],
-  http: ['translate', 'types', 'errors', 'log'],
+  http: ['translate', 'types', 'errors', 'log', 'config'],
   handlers: ['http', 'translate', 'types', 'errors'],
   containerd: ['types', 'errors', 'log'],
   runtime: ['translate', 'types', 'errors', 'log'],
