@@ -32,6 +32,31 @@ export interface Config {
   tlsKey: string;
   /** `-G, --group` of the unix sockets; undefined = `docker` if that group exists, else root only. */
   group?: string;
+  /** `--config-file`: daemon.json (docs/operations.md). */
+  configFile: string;
+  /** The flags given on the command line, by their daemon.json names, with their values (a key may not be in both). */
+  given: Record<string, unknown>;
+  /** `-D, --debug` / "debug": /info's Debug; debug logging. */
+  debug: boolean;
+  /** `--label` / "labels": /info's Labels. */
+  labels: string[];
+  /** "log-driver", "log-opts": the defaults of a container created without HostConfig.LogConfig. */
+  logDriver: string;
+  logOpts: Record<string, string>;
+  /** "dns", "dns-search", "dns-opts": the defaults of a container's resolv.conf. */
+  dns: string[];
+  dnsSearch: string[];
+  dnsOptions: string[];
+  insecureRegistries: string[];
+  registryMirrors: string[];
+  maxConcurrentDownloads: number;
+  maxConcurrentUploads: number;
+  /** Seconds SIGTERM waits for a clean stop before exiting anyway (the engine's default 15). */
+  shutdownTimeout: number;
+  /** "live-restore": accepted and shown; containers always outlive berthd (they belong to containerd). */
+  liveRestore: boolean;
+  /** The checked daemon.json, for the keys berth checks but does not act on. */
+  file?: Record<string, unknown>;
 }
 
 /** The engine's DOCKER_CERT_PATH-style default: $DOCKER_CERT_PATH, else ~/.docker. */
@@ -54,6 +79,21 @@ export const DEFAULTS: Config = {
   tlsCACert: path.join(os.homedir(), '.docker', 'ca.pem'),
   tlsCert: path.join(os.homedir(), '.docker', 'cert.pem'),
   tlsKey: path.join(os.homedir(), '.docker', 'key.pem'),
+  configFile: '/etc/berth/daemon.json',
+  given: {},
+  debug: false,
+  labels: [],
+  logDriver: 'json-file',
+  logOpts: {},
+  dns: [],
+  dnsSearch: [],
+  dnsOptions: [],
+  insecureRegistries: [],
+  registryMirrors: [],
+  maxConcurrentDownloads: 3,
+  maxConcurrentUploads: 5,
+  shutdownTimeout: 15,
+  liveRestore: false,
 };
 
 export const DEFAULT_HOST = 'unix:///var/run/berth.sock';
@@ -82,6 +122,9 @@ Options:
       --tlscert string       Path to TLS certificate file (default "$DOCKER_CERT_PATH/cert.pem")
       --tlskey string        Path to TLS key file (default "$DOCKER_CERT_PATH/key.pem")
       --tlsverify            Use TLS and verify the client (default true when DOCKER_TLS_VERIFY is set)
+      --config-file string   Daemon configuration file (default "/etc/berth/daemon.json")
+  -D, --debug                Enable debug mode
+      --label list           Set key=value labels to the daemon
   -v, --version              Print version information and quit
   -h, --help                 Print usage
 `;
@@ -100,7 +143,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     tlsCACert: path.join(certs, 'ca.pem'),
     tlsCert: path.join(certs, 'cert.pem'),
     tlsKey: path.join(certs, 'key.pem'),
+    given: {},
+    labels: [],
   };
+  const hosts: string[] = [];
+  const labels: string[] = [];
   const specDirs: string[] = [];
   // A boolean flag takes no separate argument; `--tls=false` (Go's strconv.ParseBool forms) sets it off.
   const bool = (name: string, inline: string | undefined): boolean => {
@@ -131,26 +178,28 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     switch (a) {
       case '-H':
       case '--host':
-        c.hosts.push(val());
+        hosts.push(val());
+        c.given.hosts = hosts;
         break;
       case '--data-root':
-        c.dataRoot = path.resolve(val());
+        c.dataRoot = c.given['data-root'] = path.resolve(val());
         break;
       case '--exec-root':
-        c.execRoot = path.resolve(val());
+        c.execRoot = c.given['exec-root'] = path.resolve(val());
         break;
       case '--containerd':
-        c.containerd = val();
+        c.containerd = c.given.containerd = val();
         break;
       case '--namespace':
-        c.namespace = val();
+        c.namespace = c.given['containerd-namespace'] = val();
         break;
       case '-l':
       case '--log-level':
         c.logLevel = val();
+        c.given['log-level'] = c.logLevel;
         break;
       case '--api-cors-header':
-        c.corsHeader = val();
+        c.corsHeader = c.given['api-cors-header'] = val();
         break;
       case '--bridge-subnet':
         c.bridgeSubnet = val();
@@ -159,7 +208,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         c.bridgeName = val();
         break;
       case '--cgroup-parent':
-        c.cgroupParent = val();
+        c.cgroupParent = c.given['cgroup-parent'] = val();
         break;
       case '--plugin-socket-dir':
         c.pluginSocketDir = path.resolve(val());
@@ -169,22 +218,33 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         break;
       case '-G':
       case '--group':
-        c.group = val();
+        c.group = c.given.group = val();
         break;
       case '--tls':
-        c.tls = bool(a, inline);
+        c.tls = c.given.tls = bool(a, inline);
         break;
       case '--tlsverify':
-        c.tlsVerify = bool(a, inline);
+        c.tlsVerify = c.given.tlsverify = bool(a, inline);
         break;
       case '--tlscacert':
-        c.tlsCACert = val();
+        c.tlsCACert = c.given.tlscacert = val();
         break;
       case '--tlscert':
-        c.tlsCert = val();
+        c.tlsCert = c.given.tlscert = val();
         break;
       case '--tlskey':
-        c.tlsKey = val();
+        c.tlsKey = c.given.tlskey = val();
+        break;
+      case '--config-file':
+        c.configFile = c.given['config-file'] = path.resolve(val());
+        break;
+      case '-D':
+      case '--debug':
+        c.debug = c.given.debug = bool(a, inline);
+        break;
+      case '--label':
+        labels.push(val());
+        c.labels = c.given.labels = labels;
         break;
       case '-h':
       case '--help':
@@ -196,7 +256,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         throw new UsageError(`unknown flag: ${a}`);
     }
   }
-  if (c.hosts.length === 0) c.hosts.push(DEFAULT_HOST);
+  c.hosts = hosts.length ? hosts : [DEFAULT_HOST];
   if (specDirs.length) c.pluginSpecDirs = specDirs;
   return c;
 }

@@ -9,7 +9,8 @@ import { Containerd } from './containerd/client';
 import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
 import { createApp, Route } from './http/app';
 import { listen, Listener } from './http/server';
-import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, type HostSpec } from './http/listeners';
+import { validateLogOptions } from './translate/request/log-options';
+import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, StartError, type HostSpec } from './http/listeners';
 import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
 import { systemRoutes } from './handlers/system';
@@ -42,6 +43,7 @@ import { networkRoutes } from './handlers/networks';
 import { FilesystemService } from './services/filesystem';
 import { filesystemRoutes } from './handlers/filesystem';
 import { BERTH_VERSION } from './version';
+import { effectiveLogLevel, readDaemonFile, reloadAttributes, reloadInto } from './daemon-config';
 import { BuildService } from './builder/builder';
 import { buildRoutes } from './handlers/build';
 
@@ -70,6 +72,16 @@ async function resolveContainerd(config: Config, logger: Logger): Promise<{ addr
   return { address: await sup.ensure(), supervisor: sup };
 }
 
+/** daemon.json's log-driver and log-opts are checked at start, as a container's are at create. */
+function checkDaemonLogConfig(driver: string, opts: Record<string, string>): void {
+  if (driver !== 'json-file' && driver !== 'none') throw new StartError(`logging driver "${driver}" is not supported by berth (json-file and none are)`);
+  try {
+    validateLogOptions(driver, opts);
+  } catch (err) {
+    throw new StartError(`failed to set log opts: ${(err as Error).message}`);
+  }
+}
+
 export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
   // What to listen on is settled first: a refused configuration (unauthenticated TCP, unreadable certificates, an
   // unknown group, fd:// without systemd's sockets) starts nothing.
@@ -77,6 +89,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const tls = loadTlsFiles(config);
   const group = hostPlan.specs.some((s) => s.kind === 'unix') ? socketGroup(config.group) : { gid: 0 };
   const activated = activatedFds();
+  checkDaemonLogConfig(config.logDriver, config.logOpts);
   const targets = hostPlan.specs.flatMap((spec, i): { address: string; spec: HostSpec }[] =>
     spec.kind === 'fd' ? fdsFor(spec, activated).map((fd) => ({ address: config.hosts[i], spec: { kind: 'fd', fd } })) : [{ address: config.hosts[i], spec }],
   );
@@ -92,8 +105,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, { findVolumeDriver: () => undefined, enabledVolumeDrivers: () => [] }, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
-  const networking = new ContainerNetworking({ networks, store, logger });
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking });
+  const networking = new ContainerNetworking({ networks, store, logger, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, logDefaults: { Type: config.logDriver, Config: config.logOpts } });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   await containers.reconcile();
@@ -154,23 +167,20 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     ctr,
     events,
     listeners,
-    // SIGHUP: berth's settings are its flags, which a running process keeps; the reload is logged and announced
-    // with the daemon's effective configuration, as the engine announces its own.
+    // SIGHUP: daemon.json is read again and checked whole; a bad file keeps the running configuration (the error is
+    // logged); otherwise the engine's reloadable keys are applied and announced with their new values.
     reload() {
-      logger.info('reloading configuration (SIGHUP)');
-      events.publish('daemon', 'reload', system.id(), {
-        debug: String(config.logLevel === 'debug'),
-        'default-runtime': 'io.containerd.runc.v2',
-        'insecure-registries': '[]',
-        labels: '[]',
-        'live-restore': 'true',
-        'max-concurrent-downloads': '3',
-        'max-concurrent-uploads': '3',
-        name: os.hostname(),
-        'registry-mirrors': '[]',
-        runtimes: 'io.containerd.runc.v2:runc',
-        'shutdown-timeout': '10',
-      });
+      logger.info(`Got signal to reload configuration, reloading from: ${config.configFile}`);
+      let file;
+      try {
+        file = readDaemonFile(config) ?? {};
+      } catch (err) {
+        logger.error((err as Error).message);
+        return;
+      }
+      reloadInto(config, file);
+      logger.level = effectiveLogLevel(config);
+      events.publish('daemon', 'reload', system.id(), reloadAttributes(config, os.hostname()));
     },
     async close() {
       await Promise.all(listeners.map((l) => l.close()));

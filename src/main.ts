@@ -1,5 +1,6 @@
 // bin/berthd entry point: flags → daemon; clean shutdown on SIGTERM/SIGINT.
 import { parseArgs, USAGE, UsageError } from './config';
+import { ConfigFileError, effectiveLogLevel, loadDaemonConfig } from './daemon-config';
 import { createLogger } from './log';
 import { startDaemon } from './daemon';
 import { StartError } from './http/listeners';
@@ -24,17 +25,28 @@ async function main(): Promise<void> {
     process.stdout.write(`berth version ${BERTH_VERSION}\n`);
     return;
   }
-  const logger = createLogger(parsed.logLevel);
+  let config;
+  try {
+    config = loadDaemonConfig(parsed);
+  } catch (err) {
+    if (err instanceof ConfigFileError) {
+      process.stderr.write(`berthd: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(effectiveLogLevel(config));
   // A bug in one request must never take the daemon (and every client) down with it.
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: String(err?.stack ?? err) }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: String((err as Error)?.stack ?? err) }));
-  const daemon = await startDaemon(parsed, logger);
+  const daemon = await startDaemon(config, logger);
   let closing = false;
   const shutdown = (sig: string) => {
     if (closing) return;
     closing = true;
     logger.info(`received ${sig}, shutting down`);
-    const force = setTimeout(() => process.exit(0), 10_000);
+    // containers keep running (they belong to containerd): shutdown-timeout bounds berthd's own clean-up
+    const force = setTimeout(() => process.exit(0), Math.max(1, daemon.config.shutdownTimeout) * 1000);
     force.unref();
     daemon.close().then(
       () => process.exit(0),

@@ -58,6 +58,17 @@ const SECCOMP_AVAILABLE = (() => {
   }
 })();
 
+/**
+ * The engine's merge of the daemon's log configuration: no driver means the daemon's; when the driver is the daemon's,
+ * each daemon option the container does not set is added.
+ */
+export function withDaemonLogDefaults(lc: { Type?: string; Config?: Record<string, string> | null } | undefined, daemon: { Type: string; Config: Record<string, string> }): { Type: string; Config: Record<string, string> } {
+  const type = lc?.Type || daemon.Type;
+  const config: Record<string, string> = { ...(lc?.Config ?? {}) };
+  if (type === daemon.Type) for (const [k, v] of Object.entries(daemon.Config)) if (!Object.hasOwn(config, k)) config[k] = v;
+  return { Type: type, Config: config };
+}
+
 /** A plugin volume's mount failed: the start fails with the engine's message, the container stays created. */
 export class VolumeMountError extends Error {}
 
@@ -90,7 +101,7 @@ export class ContainerConfigurator {
       config.Hostname = hostname;
       config.Image = req.config.Image;
       const hc = { ...req.hostConfig };
-      if (!hc.LogConfig || !hc.LogConfig.Type) hc.LogConfig = { Type: 'json-file', Config: hc.LogConfig?.Config ?? {} };
+      hc.LogConfig = withDaemonLogDefaults(hc.LogConfig, this.d.logDefaults ?? { Type: 'json-file', Config: {} });
       if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
       // The engine's default swap limit, recorded at create: twice the memory limit.
       if (hc.Memory && hc.Memory > 0 && !hc.MemorySwap) hc.MemorySwap = hc.Memory * 2;

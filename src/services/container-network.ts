@@ -68,6 +68,8 @@ export interface NetworkingDeps {
   networks: NetworkService;
   store: ContainerStore;
   logger: Logger;
+  /** The daemon's dns, dns-search and dns-opts (daemon.json): used when a container's HostConfig sets none. */
+  dnsDefaults?: { dns: string[]; search: string[]; options: string[] };
 }
 
 export class ContainerNetworking {
@@ -318,9 +320,13 @@ export class ContainerNetworking {
     let servers = host.split('\n').filter((l) => /^\s*nameserver\s/.test(l)).map((l) => l.trim().split(/\s+/)[1]).filter((s) => !/^127\.|^::1$/.test(s));
     let search = host.split('\n').filter((l) => /^\s*search\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
     let options = host.split('\n').filter((l) => /^\s*options\s/.test(l)).flatMap((l) => l.trim().split(/\s+/).slice(1));
+    const def = this.d.dnsDefaults;
     if (hc.Dns?.length) servers = hc.Dns;
+    else if (def?.dns.length) servers = def.dns;
     if (hc.DnsSearch?.length) search = hc.DnsSearch.filter((s) => s !== '.');
+    else if (def?.search.length) search = def.search.filter((s) => s !== '.');
     if (hc.DnsOptions?.length) options = hc.DnsOptions;
+    else if (def?.options.length) options = def.options;
     if (servers.length === 0 && hc.NetworkMode !== 'host') servers = ['8.8.8.8', '8.8.4.4'];
     const resolv = [...(search.length ? [`search ${search.join(' ')}`] : []), ...servers.map((s) => `nameserver ${s}`), ...(options.length ? [`options ${options.join(' ')}`] : [])];
     await fs.promises.writeFile(rec.ResolvConfPath, resolv.join('\n') + '\n');

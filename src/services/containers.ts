@@ -48,6 +48,8 @@ export interface ContainerServiceDeps {
   cgroupParent: string;
   volumes: VolumeService;
   networking: ContainerNetworking;
+  /** The daemon's log-driver and log-opts (daemon.json): the defaults of a create without HostConfig.LogConfig. */
+  logDefaults?: { Type: string; Config: Record<string, string> };
 }
 
 export class ContainerService {

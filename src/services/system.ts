@@ -150,7 +150,12 @@ export class SystemService {
       httpProxy: process.env.HTTP_PROXY ?? process.env.http_proxy ?? '',
       httpsProxy: process.env.HTTPS_PROXY ?? process.env.https_proxy ?? '',
       noProxy: process.env.NO_PROXY ?? process.env.no_proxy ?? '',
-      debug: this.deps.config.logLevel === 'debug',
+      debug: this.deps.config.debug,
+      labels: this.deps.config.labels,
+      loggingDriver: this.deps.config.logDriver,
+      insecureRegistries: this.deps.config.insecureRegistries,
+      registryMirrors: this.deps.config.registryMirrors,
+      liveRestore: this.deps.config.liveRestore,
       version,
     };
   }

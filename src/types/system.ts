@@ -54,5 +54,11 @@ export interface SystemInfo {
   httpsProxy: string;
   noProxy: string;
   debug: boolean;
+  /** daemon.json / flags, live (a SIGHUP reload shows at once) */
+  labels: string[];
+  loggingDriver: string;
+  insecureRegistries: string[];
+  registryMirrors: string[];
+  liveRestore: boolean;
   version: VersionInfo;
 }

@@ -1,53 +1,21 @@
 // The API's listeners as an operator sets them up (docs/operations.md): TLS with client certificates checked in the
 // handshake, the refusal of an unauthenticated TCP listener, the unix socket's group and mode with no window, and
 // systemd socket activation. Certificates are made here with openssl. Drives the real bin/berthd (needs the build).
-import { execFile, execFileSync, spawn, ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { containerdAddress, request } from '../helpers/berth';
+import { berthdLauncher } from '../helpers/berthd-process';
 import { freePort } from '../helpers/registry';
 import { cleanupNamespace } from '../helpers/cleanup';
 import { Containerd } from '../../src/containerd/client';
 import { socketGroup } from '../../src/http/listeners';
 
-const ROOT = path.resolve(__dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-sec-'));
 const namespace = `berth-sec-${process.pid}`;
-const children: ChildProcess[] = [];
-
-interface Berthd {
-  child: ChildProcess;
-  log: () => string;
-}
-
-const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
-
-/** Starts berthd (through `wrap` if given) and waits for `/_ping` on `socket`, or for its exit when `expectExit`. */
-async function berthd(args: string[], o: { socket?: string; wrap?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Berthd> {
-  const logPath = path.join(dir, `berthd-${children.length}.log`);
-  const log = fs.openSync(logPath, 'w');
-  const full = [path.join(ROOT, 'bin/berthd'), ...args, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', `bsec${process.pid % 10000}`, '--bridge-subnet', '10.251.77.0/24', '--cgroup-parent', '/' + namespace, '--log-level', 'info'];
-  const cmd = [...(o.wrap ?? []), ...full];
-  const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', log, log], env: { ...process.env, ...o.env } });
-  fs.closeSync(log);
-  children.push(child);
-  const b = { child, log: () => fs.readFileSync(logPath, 'utf8') };
-  if (!o.socket) return b;
-  const t0 = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`berthd exited ${child.exitCode}: ${b.log().slice(-2000)}`);
-    if (await request(o.socket, 'GET', '/_ping').then((r) => r.status === 200, () => false)) return b;
-    if (Date.now() - t0 > 30_000) throw new Error('berthd did not answer');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function stop(b: Berthd): Promise<void> {
-  b.child.kill('SIGTERM');
-  await exited(b.child);
-}
+const { berthd, stop, exited, children } = berthdLauncher({ dir, namespace, bridge: `bsec${process.pid % 10000}`, subnet: '10.251.77.0/24' });
 
 const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 

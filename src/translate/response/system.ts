@@ -49,7 +49,7 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     NGoroutines: i.nHandles,
     SystemTime: i.systemTime,
     ExecutionDriver: runtimeLine,
-    LoggingDriver: 'json-file',
+    LoggingDriver: i.loggingDriver,
     CgroupDriver: 'cgroupfs',
     NEventsListener: i.nEventsListener,
     KernelVersion: i.kernelVersion,
@@ -57,11 +57,7 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     OSType: 'linux',
     Architecture: i.architecture,
     IndexServerAddress: 'https://index.docker.io/v1/',
-    RegistryConfig: {
-      InsecureRegistryCIDRs: ['127.0.0.0/8'],
-      IndexConfigs: { 'docker.io': { Name: 'docker.io', Mirrors: [], Secure: true, Official: true } },
-      Mirrors: [],
-    },
+    RegistryConfig: toRegistryConfig(i.insecureRegistries, i.registryMirrors),
     InitSha1: '',
     InitPath: '',
     NCPU: i.ncpu,
@@ -71,7 +67,7 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     HttpsProxy: i.httpsProxy,
     NoProxy: i.noProxy,
     Name: i.name,
-    Labels: [],
+    Labels: i.labels,
     ExperimentalBuild: false,
     ServerVersion: i.version.version,
     ClusterStore: '',
@@ -83,8 +79,26 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
       Runtimes: { runc: { path: 'runc' } },
       DefaultRuntime: 'runc',
       Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null, Nodes: 0, Managers: 0, Cluster: { ID: '', Version: {}, CreatedAt: '0001-01-01T00:00:00Z', UpdatedAt: '0001-01-01T00:00:00Z', Spec: { Orchestration: {}, Raft: { ElectionTick: 0, HeartbeatTick: 0 }, Dispatcher: {}, CAConfig: {}, TaskDefaults: {} } } },
-      LiveRestoreEnabled: true,
+      LiveRestoreEnabled: i.liveRestore,
     });
   }
   return out;
+}
+
+/**
+ * /info's RegistryConfig as the engine builds it: insecure CIDRs before the loopback one, insecure host names as
+ * their own index configs (not secure), mirrors with a trailing slash on docker.io's index and at the top.
+ */
+export function toRegistryConfig(insecure: string[], mirrors: string[]): Record<string, unknown> {
+  const norm = mirrors.map((m) => (m.endsWith('/') ? m : m + '/'));
+  const cidrs: string[] = [];
+  const index: Record<string, unknown> = { 'docker.io': { Name: 'docker.io', Mirrors: norm, Secure: true, Official: true } };
+  for (const r of insecure) {
+    if (/^[0-9.]+\/\d{1,2}$/.test(r) || /^[0-9a-fA-F:]+\/\d{1,3}$/.test(r)) {
+      if (!cidrs.includes(r)) cidrs.push(r);
+    } else index[r] = { Name: r, Mirrors: [], Secure: false, Official: false };
+  }
+  if (!cidrs.includes('127.0.0.0/8')) cidrs.push('127.0.0.0/8');
+  const sorted = Object.fromEntries(Object.keys(index).sort().map((k) => [k, index[k]]));
+  return { InsecureRegistryCIDRs: cidrs, IndexConfigs: sorted, Mirrors: norm };
 }
