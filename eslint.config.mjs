@@ -12,6 +12,7 @@ const MAY_IMPORT = {
   log: [],
   version: [],
   config: ['log'],
+  'daemon-config': ['config'],
   translate: ['types', 'errors'],
   http: ['translate', 'types', 'errors', 'log', 'config'],
   handlers: ['http', 'translate', 'types', 'errors'],
