@@ -4,7 +4,7 @@ import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
 import { BerthError, invalidParameter, notFound } from '../errors';
-import { parseReference, Reference, withDefaultTag } from '../translate/reference';
+import { parseReference, Reference, withDefaultTag, withTag } from '../translate/reference';
 import { checkImageFilters, filterImages } from '../translate/filters';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
 import { supports } from '../translate/version/features';
@@ -79,7 +79,9 @@ export function imageRoutes(images: ImagesBackend): Route[] {
         const repo = queryString(req, 'repo') ?? '';
         const tag = queryString(req, 'tag') ?? '';
         if (!repo) throw invalidParameter('repository name must have at least one component');
-        const ref = parseReference(tag ? `${repo}:${tag}` : repo);
+        // the engine parses the repository, then sets the tag (reference.WithTag: `invalid tag format`)
+        const parsed = parseReference(repo);
+        const ref = tag ? withTag(parsed, tag) : parsed;
         if (ref.digest) throw invalidParameter('refusing to create a tag with a digest reference');
         await images.tag(img, withDefaultTag(ref));
         res.writeHead(201);

@@ -2,7 +2,7 @@
 import type { Route } from '../http/app';
 import { param, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
-import { BerthError, isKind, systemError } from '../errors';
+import { BerthError, invalidParameter, isKind, systemError } from '../errors';
 import { decodeNetworkConnect, decodeNetworkCreate, decodeNetworkDisconnect } from '../translate/request/bodies';
 import { checkFilterKeys, filterNetworks, networkFilterKeys } from '../translate/filters';
 import { NetworkEndpointView, toNetworkJSON } from '../translate/response/networks';
@@ -54,7 +54,9 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'post',
       path: '/networks/create',
       handler: async (req, res) => {
-        const body = decodeNetworkCreate(await readJSON(req)) ?? {};
+        const raw = await readJSON(req);
+        if (raw === undefined) throw invalidParameter('got EOF while reading request body');
+        const body = decodeNetworkCreate(raw) ?? {};
         if (!supports(req.apiVersion, 'NetworkIPv6Internal')) delete body.EnableIPv6;
         if (!supports(req.apiVersion, 'NetworkLabels')) delete body.Labels;
         const r = await networks.create(body).catch((err) => predefinedError(err, req.apiVersion));

@@ -125,11 +125,34 @@ export async function readJSON<T = unknown>(req: Request): Promise<T | undefined
     const mt = ct.split(';')[0].trim().toLowerCase();
     if (mt !== 'application/json') throw invalidParameter(`Content-Type specified (${ct}) must be 'application/json'`);
   }
+  const text = body.toString('utf8');
+  const deep = tooDeep(text);
+  if (deep) throw invalidParameter(deep);
   try {
-    return JSON.parse(body.toString('utf8')) as T;
+    return JSON.parse(text) as T;
   } catch (e) {
-    throw invalidParameter(jsonErrorMessage(body.toString('utf8'), e));
+    throw invalidParameter(jsonErrorMessage(text, e));
   }
+}
+
+/** Go's decoder nests at most 10000 levels; deeper bodies get its message (a recursive walk of them would overflow). */
+const MAX_JSON_DEPTH = 10000;
+
+/** An iterative scan of the text's nesting (strings skipped): the message for a body nested too deep, else undefined. */
+export function tooDeep(text: string, max = MAX_JSON_DEPTH): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return `invalid character '${text[i]}' exceeded max depth`;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
 }
 
 function jsonErrorMessage(text: string, e: unknown): string {

@@ -7,7 +7,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import { readBlob, withLease } from '../containerd/content';
 import { conflict } from '../errors';
-import { familiarName, fullName, parseReference, withDefaultTag } from '../translate/reference';
+import { familiarName, fullName, parseReference, withDefaultTag, withTag } from '../translate/reference';
 import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
@@ -107,7 +107,7 @@ export class CommitService {
     let names: string[] = [];
     if (o.repo) {
       const r = parseReference(o.repo);
-      names = [fullName(withDefaultTag(o.tag ? { ...r, tag: o.tag, digest: undefined } : r))];
+      names = [fullName(withDefaultTag(o.tag ? withTag(r, o.tag) : r))];
     }
     const base = await this.images.resolve(rec.Image);
     const baseManifest = await this.images.manifestOf(base);

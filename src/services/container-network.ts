@@ -14,6 +14,7 @@ import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
 import type { Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
 import type { ContainerRecord } from '../types/container';
+import { own } from '../translate/own';
 
 export const HOSTS_BASE = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'ff00::0\tip6-mcastprefix', 'ff02::1\tip6-allnodes', 'ff02::2\tip6-allrouters'];
 
@@ -82,7 +83,7 @@ export class ContainerNetworking {
     if (given.length > 1) throw invalidParameter(`Container cannot be connected to network endpoints: ${given.join(', ')}`);
     if (!name) return {};
     const net = this.d.networks.find(name);
-    const cfg = endpoints?.[name] ?? endpoints?.[net.Name] ?? endpoints?.[net.Id] ?? (given.length ? endpoints![given[0]] : undefined);
+    const cfg = own(endpoints, name) ?? own(endpoints, net.Name) ?? own(endpoints, net.Id) ?? (given.length ? own(endpoints, given[0]) : undefined);
     if (cfg?.Aliases?.length && (net.Predefined)) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     if (cfg?.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
     return { [net.Name]: { NetworkID: net.Id, Aliases: cfg?.Aliases ?? null, IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null } };
@@ -256,7 +257,7 @@ export class ContainerNetworking {
       for (const l of cfg.Links ?? []) {
         const [target, alias] = parseLink(l);
         const t = this.d.store.tryFind(target);
-        const tip = t?.Endpoints?.[name]?.ip;
+        const tip = own(t?.Endpoints, name)?.ip;
         if (t && tip) lines.push(`${tip}\t${alias}`);
       }
     }

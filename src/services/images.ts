@@ -18,7 +18,7 @@ import { conflict, invalidParameter, notFound } from '../errors';
 import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
 import { contentSize } from '../fs/usage';
 import { layerDirs, MountLike } from './rootfs';
-import { danglingName, familiarName, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../translate/reference';
+import { danglingName, familiarName, familiarNames, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag, withTag } from '../translate/reference';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
 import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
@@ -126,8 +126,9 @@ export class ImageService {
     return {
       id,
       names,
-      repoTags: names.filter((n) => !isDanglingName(n) && !n.includes('@')).map((n) => familiarName(parseReference(n))),
-      repoDigests: names.filter((n) => !isDanglingName(n) && n.includes('@')).map((n) => familiarName(parseReference(n))),
+      // a stored name berth cannot parse must never make a list fail
+      repoTags: familiarNames(names.filter((n) => !isDanglingName(n) && !n.includes('@'))),
+      repoDigests: familiarNames(names.filter((n) => !isDanglingName(n) && n.includes('@'))),
       config,
       chainId: chain[chain.length - 1] ?? '',
       diffIds,
@@ -288,7 +289,7 @@ export class ImageService {
     let names: string[] = [];
     if (o.repo) {
       const r = parseReference(o.repo);
-      names = [fullName(withDefaultTag(o.tag ? { ...r, tag: o.tag, digest: undefined } : r))];
+      names = [fullName(withDefaultTag(o.tag ? withTag(r, o.tag) : r))];
     }
     const runConfig = applyChanges({}, o.changes ?? []);
     const scratch = path.join(this.deps.dataRoot, 'tmp');

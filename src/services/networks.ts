@@ -161,7 +161,8 @@ export class NetworkService {
 
   async create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }> {
     const name = req.Name ?? '';
-    if (!name) throw systemError('invalid name: ');
+    // the reference answers these client mistakes with 500; berth with 400 (README)
+    if (!name) throw invalidParameter('invalid name: ');
     if (PREDEFINED.includes(name)) throw forbidden(`operation is not permitted on predefined ${name} network `);
     const driver = req.Driver || 'bridge';
     if (driver !== 'bridge') {
@@ -223,11 +224,11 @@ export class NetworkService {
         e.IPRange = g.IPRange;
       }
       const gw = g.Gateway || defaultGateway(g.Subnet);
-      if (!contains(subnet, gw)) throw systemError(`failed to allocate gateway (${gw}): Requested address is out of range`);
+      if (!contains(subnet, gw)) throw invalidParameter(`failed to allocate gateway (${gw}): Requested address is out of range`);
       e.Gateway = gw;
       const aux = g.AuxiliaryAddresses ?? g.AuxAddress;
       if (aux && Object.keys(aux).length) {
-        for (const [k, a] of Object.entries(aux)) if (!contains(subnet, a)) throw systemError(`failed to allocate secondary ip address (${k}:${a}): Requested address is out of range`);
+        for (const [k, a] of Object.entries(aux)) if (!contains(subnet, a)) throw invalidParameter(`failed to allocate secondary ip address (${k}:${a}): Requested address is out of range`);
         e.AuxiliaryAddresses = aux;
       }
       out.push(e);

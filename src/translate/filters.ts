@@ -16,9 +16,12 @@ export type Filters = Map<string, string[]>;
 
 /** `label=key` or `label=key=value` against one set of labels. */
 export function labelMatches(labels: Record<string, string> | null | undefined, want: string): boolean {
+  // own keys only: `label=valueOf` must not match every object through its prototype
   const lab = labels ?? {};
   const i = want.indexOf('=');
-  return i < 0 ? want in lab : lab[want.slice(0, i)] === want.slice(i + 1);
+  const key = i < 0 ? want : want.slice(0, i);
+  if (!Object.hasOwn(lab, key)) return false;
+  return i < 0 || lab[key] === want.slice(i + 1);
 }
 
 /** Every `label` filter matches (the lists' rule; events need one of them). */

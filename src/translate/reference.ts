@@ -60,6 +60,23 @@ export function parseReference(s: string): Reference {
 }
 
 /** With the default tag when neither tag nor digest is given. */
+/** A reference with `tag` set (the engine's reference.WithTag): 400 `invalid tag format` for a tag it refuses. */
+export function withTag(r: Reference, tag: string): Reference {
+  if (!TAG.test(tag)) throw invalidParameter('invalid tag format');
+  return { ...r, tag, digest: undefined };
+}
+
+/** The familiar names of stored image names; a name that does not parse (never stored by berth now) is left out. */
+export function familiarNames(names: string[]): string[] {
+  return names.flatMap((n) => {
+    try {
+      return [familiarName(parseReference(n))];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export function withDefaultTag(r: Reference): Reference {
   return r.tag || r.digest ? r : { ...r, tag: 'latest' };
 }

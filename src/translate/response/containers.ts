@@ -2,6 +2,7 @@
 import { ApiVersion, compareVersions, supports } from '../version/features';
 import type { ContainerRecord, HealthState } from '../../types/container';
 import type { PortBinding } from '../../types/network';
+import { own } from '../own';
 
 /** go-units HumanDuration. */
 export function humanDuration(ms: number): string {
@@ -189,8 +190,8 @@ export function toMounts(rec: ContainerRecord, v: ApiVersion): Record<string, un
 
 /** One NetworkSettings.Networks entry: the configured endpoint, with its live addresses while the container runs. */
 function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<string, unknown> {
-  const cfg = rec.Networks?.[name];
-  const ep = rec.Endpoints?.[name];
+  const cfg = own(rec.Networks, name);
+  const ep = own(rec.Endpoints, name);
   let aliases: string[] | null = cfg?.Aliases?.length ? [...cfg.Aliases] : null;
   if (ep && !PREDEFINED_NETWORKS.includes(name)) aliases = [...(aliases ?? []), rec.Id.slice(0, 12)];
   return {
