@@ -14,5 +14,16 @@ module.exports = {
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
       testTimeout: 60000,
     },
+    {
+      // Real client libraries and tools (dockerode, testcontainers, the docker CLI, docker-compose, docker-py)
+      // against a test berth, the way their users call them; run with the integration project (scripts/test.sh).
+      displayName: 'clients',
+      testMatch: ['<rootDir>/test/clients/**/*.test.ts'],
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      testTimeout: 60000,
+    },
   ],
 };

@@ -12,7 +12,8 @@ fi
 ensure_runtime
 ensure_cmds curl:curl docker:docker.io docker-registry:docker-registry htpasswd:apache2-utils /bin/busybox:busybox-static \
   script:bsdutils tmux:tmux docker-compose:docker-compose openssl:openssl wat2wasm:wabt \
-  gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev systemd-socket-activate:systemd
+  gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev systemd-socket-activate:systemd \
+  /usr/lib/python3/dist-packages/docker/__init__.py:python3-docker
 ensure_build
 cd "$BERTH_ROOT"
 out=$(mktemp -d)
@@ -22,7 +23,9 @@ log "lint (eslint)"
 lint=0
 npm run --silent lint || lint=$?
 npx jest --selectProjects unit --json --outputFile="$out/unit.json" "$@" || status=$?
-npx jest --selectProjects integration --runInBand --forceExit --json --outputFile="$out/integration.json" "$@" || status=$?
+# the client matrix (test/clients: dockerode, testcontainers, the CLI, docker-compose, docker-py) runs with the
+# integration tests, on the same private containerd
+npx jest --selectProjects integration clients --runInBand --forceExit --json --outputFile="$out/integration.json" "$@" || status=$?
 LINT_STATUS=$lint node - "$out/unit.json" "$out/integration.json" <<'JS' || status=1
 const fs = require('fs');
 let passed = 0, failed = 0, skipped = 0, problems = [];

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
 import { hijack, RAW_STREAM } from '../http/hijack';
-import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readJSON } from '../http/query';
+import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
-import { conflict, invalidParameter } from '../errors';
+import { conflict, invalidParameter, notFound } from '../errors';
 import { decodeUpdateConfig } from '../translate/request/bodies';
 import { CreateRequest, normaliseCreateBody, validateCreate } from '../translate/request/create';
 import { checkContainerFilterValues, checkFilterKeys, ContainerListQuery, containerFilterKeys } from '../translate/filters';
@@ -37,6 +37,8 @@ export interface ContainersBackend {
   unpause(ref: string): Promise<void>;
   rename(ref: string, newName: string): Promise<void>;
   remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void>;
+  /** Removes the legacy link `<parent>/<alias>`. */
+  removeLink(ref: string): Promise<void>;
   update(ref: string, u: HostConfig): Promise<string[]>;
   top(ref: string, psArgs?: string): Promise<{ Titles: string[]; Processes: string[][] }>;
   resize(ref: string, h: number, w: number): Promise<void>;
@@ -67,6 +69,8 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
   const logs = queryBool(req, 'logs');
   const stream = queryBool(req, 'stream');
   const tty = !!rec.Config.Tty;
+  // A body (dockerode sends its options as JSON) is the request's, not stdin: only what follows it is.
+  if (req.hijackable) await readBody(req);
   const h = hijack(req, res, RAW_STREAM);
   const out = h.stream;
   const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
@@ -257,8 +261,19 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
       method: 'delete',
       path: '/containers/:id',
       handler: async (req, res) => {
-        if (queryBool(req, 'link')) throw invalidParameter('Conflict, cannot remove the default link name of the container');
-        await containers.remove(id(req), { force: queryBool(req, 'force'), volumes: queryBool(req, 'v') });
+        if (queryBool(req, 'link')) await containers.removeLink(id(req));
+        else await containers.remove(id(req), { force: queryBool(req, 'force'), volumes: queryBool(req, 'v') });
+        writeNoContent(res);
+      },
+    },
+    {
+      // a legacy link, `<parent>/<alias>`: removed with link=1; otherwise no container has that name
+      method: 'delete',
+      path: '/containers/:id/:alias',
+      handler: async (req, res) => {
+        const ref = `${id(req)}/${param(req, 'alias')}`;
+        if (!queryBool(req, 'link')) throw notFound(`No such container: ${ref}`);
+        await containers.removeLink(ref);
         writeNoContent(res);
       },
     },

@@ -39,7 +39,7 @@ export function execRoutes(execs: ExecBackend): Route[] {
       handler: async (req, res) => {
         const body = decodeExecConfig(await readJSON(req)) ?? {};
         const cfg: ExecConfig = {
-          Cmd: (typeof body.Cmd === 'string' ? [body.Cmd] : body.Cmd) ?? [],
+          Cmd: body.Cmd ?? [],
           User: body.User ?? '',
           Privileged: !!body.Privileged,
           Tty: !!body.Tty,
@@ -64,22 +64,24 @@ export function execRoutes(execs: ExecBackend): Route[] {
           res.end();
           return;
         }
-        const tty = !!e.config.Tty;
+        // As the engine: the connection is hijacked (101/200 written) before the process starts, so its first bytes
+        // never share a read with the response head (docker-py loses what its HTTP parser buffered past the head),
+        // and a start that fails is told in the stream, as stdout, with the message and CRLF.
+        // As the engine: the start request's Tty (not the exec's) decides whether the output is framed.
+        const tty = !!body.Tty;
         const wantOut = e.config.AttachStdout !== false;
         const wantErr = e.config.AttachStderr !== false;
-        const pending: Buffer[] = [];
-        // eslint-disable-next-line prefer-const -- set once the connection is hijacked (after start); send() reads it before
-        let out: NodeJS.WritableStream | undefined;
+        const h = hijack(req, res, RAW_STREAM);
+        const out = h.stream;
         const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
           if (s === 'stdout' ? !wantOut : !wantErr) return;
-          const data = tty ? chunk : frame(streamType(s), chunk);
-          if (out) out.write(data);
-          else pending.push(data);
+          if (!out.destroyed) out.write(tty ? chunk : frame(streamType(s), chunk));
         };
-        const started = await execs.start(e.id, send);
-        const h = hijack(req, res, RAW_STREAM);
-        out = h.stream;
-        for (const p of pending.splice(0)) out.write(p);
+        const started = await execs.start(e.id, send).catch((err: Error) => {
+          const msg = Buffer.from(`${err.message}\r\n`);
+          out.end(tty ? msg : frame(streamType('stdout'), msg));
+        });
+        if (!started) return;
         let detached = false;
         if (e.config.AttachStdin) {
           // detach keys only on a TTY, as the engine: plain stdin is copied byte for byte
@@ -90,15 +92,15 @@ export function execRoutes(execs: ExecBackend): Route[] {
             if (detach && !detached) {
               detached = true;
               execs.detached(started);
-              h.stream.end();
+              out.end();
             }
           };
           if (h.head.length) onData(h.head);
-          h.stream.on('data', onData);
-          h.stream.on('end', () => void execs.closeStdin(started));
-        } else h.stream.resume();
+          out.on('data', onData);
+          out.on('end', () => void execs.closeStdin(started));
+        } else out.resume();
         await started.done;
-        if (!detached) h.stream.end();
+        if (!detached) out.end();
       },
     },
     {

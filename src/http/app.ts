@@ -45,6 +45,20 @@ export function writePageNotFound(res: Response): void {
   writeJSON(res, 404, { message: 'page not found' });
 }
 
+/** Go's path.Clean for a request path (a trailing slash kept, as ServeMux keeps it). */
+export function cleanPath(p: string): string {
+  if (!/\/\/|\/\.\.?(\/|$)/.test(p)) return p;
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  let clean = '/' + out.join('/');
+  if (p.endsWith('/') && clean !== '/') clean += '/';
+  return clean;
+}
+
 const VERSION_PREFIX = /^\/v([0-9.]+)(\/.*)?$/;
 
 export function createApp(opts: AppOptions): express.Express {
@@ -74,6 +88,17 @@ export function createApp(opts: AppOptions): express.Express {
       next();
     });
   }
+
+  // Like Go's ServeMux in front of the engine: a path that is not clean (`//`, `.` or `..` segments) is answered
+  // with a 301 to its clean form (docker-py asks to remove the link `/parent/alias` as `/containers//parent/alias`).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const q = req.url.indexOf('?');
+    const pathname = q < 0 ? req.url : req.url.slice(0, q);
+    const clean = cleanPath(pathname);
+    if (clean === pathname) return next();
+    res.writeHead(301, { Location: clean + (q < 0 ? '' : req.url.slice(q)), 'Content-Length': '0' });
+    res.end();
+  });
 
   // Version prefix: /v1.24/containers/json → apiVersion 1.24, url /containers/json.
   app.use((req: Request, res: Response, next: NextFunction) => {

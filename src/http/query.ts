@@ -80,21 +80,21 @@ export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buf
 
 /**
  * An upgrade request's body is not parsed by node: it sits at the start of the bytes read past the headers
- * (Content-Length of them); what follows is the client's stream (stdin), left in `head`.
+ * (Content-Length of them, or chunks up to the last one); what follows is the client's stream (stdin), left in
+ * `head`. dockerode sends its attach options as such a body.
  */
 async function readUpgradeBody(req: Request, hj: { socket: import('node:net').Socket; head: Buffer }, limit: number): Promise<Buffer> {
-  const len = Number(req.headers['content-length'] ?? 0);
-  if (!len) return Buffer.alloc(0);
-  if (len > limit) throw invalidParameter('request body too large');
-  while (hj.head.length < len) {
-    const chunk = await new Promise<Buffer | null>((resolve) => {
+  /** Reads more of the socket into head; false at its end. */
+  const more = () =>
+    new Promise<boolean>((resolve) => {
       const onData = (c: Buffer) => {
         cleanup();
-        resolve(c);
+        hj.head = Buffer.concat([hj.head, c]);
+        resolve(true);
       };
       const onEnd = () => {
         cleanup();
-        resolve(null);
+        resolve(false);
       };
       const cleanup = () => {
         hj.socket.off('data', onData);
@@ -105,12 +105,47 @@ async function readUpgradeBody(req: Request, hj: { socket: import('node:net').So
       hj.socket.on('end', onEnd);
       hj.socket.resume();
     });
-    if (!chunk) break;
-    hj.head = Buffer.concat([hj.head, chunk]);
-  }
+  if (/\bchunked\b/i.test(String(req.headers['transfer-encoding'] ?? ''))) return readChunkedHead(hj, more, limit);
+  const len = Number(req.headers['content-length'] ?? 0);
+  if (!len) return Buffer.alloc(0);
+  if (len > limit) throw invalidParameter('request body too large');
+  while (hj.head.length < len && (await more()));
   const body = hj.head.subarray(0, len);
   hj.head = hj.head.subarray(len);
   return body;
+}
+
+/** A chunked body at the start of `hj.head` (reading more as needed), removed from it; trailers are skipped. */
+async function readChunkedHead(hj: { head: Buffer }, more: () => Promise<boolean>, limit: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  const line = async (): Promise<string | undefined> => {
+    for (;;) {
+      const nl = hj.head.indexOf('\r\n');
+      if (nl >= 0) {
+        const text = hj.head.subarray(0, nl).toString('latin1');
+        hj.head = hj.head.subarray(nl + 2);
+        return text;
+      }
+      if (hj.head.length > 4096 || !(await more())) return undefined;
+    }
+  };
+  for (;;) {
+    const sizeLine = await line();
+    if (sizeLine === undefined) throw invalidParameter('malformed chunked encoding');
+    const n = parseInt(sizeLine.split(';')[0].trim(), 16);
+    if (!Number.isFinite(n) || n < 0) throw invalidParameter('malformed chunked encoding');
+    if (n === 0) {
+      // trailers, up to an empty line
+      for (let t = await line(); t !== undefined && t !== ''; t = await line());
+      return Buffer.concat(parts);
+    }
+    size += n;
+    if (size > limit) throw invalidParameter('request body too large');
+    while (hj.head.length < n + 2) if (!(await more())) throw invalidParameter('malformed chunked encoding');
+    parts.push(hj.head.subarray(0, n));
+    hj.head = hj.head.subarray(n + 2);
+  }
 }
 
 /**

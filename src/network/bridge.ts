@@ -83,6 +83,8 @@ export interface AttachOptions {
   ports?: PortRequest;
   /** A fixed address (EndpointConfig IPAMConfig.IPv4Address). */
   ip?: string;
+  /** A fixed MAC address for the interface (Config.MacAddress, on the container's primary network). */
+  mac?: string;
 }
 
 type Rule = { table: string; chain: string; args: string[] };
@@ -155,7 +157,7 @@ export class BridgeNetwork {
           // Masquerading and forwarding are one static rule set per bridge (bridgeRules), not per container.
           ipMasq: false,
           hairpinMode: true,
-          capabilities: { ips: true },
+          capabilities: { ips: true, mac: true },
           ipam: { type: 'host-local', ranges: [[range]], ...(opts.internal ? {} : { routes: [{ dst: '0.0.0.0/0' }] }), dataDir: this.ipamDir },
         },
         { type: 'portmap', capabilities: { portMappings: true }, snat: true },
@@ -191,6 +193,7 @@ export class BridgeNetwork {
     const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
     const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
     if (a.ip) runtimeConfig.ips = [`${a.ip}/${this.opts.subnet.split('/')[1]}`];
+    if (a.mac) runtimeConfig.mac = a.mac;
     const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
     const list = this.listFor(plan.mappings.length > 0);
     let result: CniResult | undefined;

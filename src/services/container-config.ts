@@ -16,7 +16,7 @@ import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { netnsPath } from '../network/sandbox';
-import { ownsNetns } from './container-network';
+import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
 import { CreateRequest, mergeImageConfig, parseBind, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
@@ -84,6 +84,14 @@ export class ContainerConfigurator {
     return this.d.ctr;
   }
 
+  /** A legacy link as the engine records it, `/target:/name/alias`; its target must exist (it need not run yet). */
+  private normaliseLink(link: string, name: string): string {
+    const [target, alias] = parseLink(link);
+    const t = this.d.store.tryFind(target);
+    if (!t) throw invalidParameter(`could not get container for ${target}: No such container: ${target}`);
+    return `${t.Name}:${name}/${alias}`;
+  }
+
   async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
     if (name) validateName(name);
     const img = await this.d.images.resolve(req.config.Image ?? '');
@@ -106,6 +114,10 @@ export class ContainerConfigurator {
       // The engine's default swap limit, recorded at create: twice the memory limit.
       if (hc.Memory && hc.Memory > 0 && !hc.MemorySwap) hc.MemorySwap = hc.Memory * 2;
       if (hc.NetworkMode === 'default') hc.NetworkMode = 'default';
+      // Legacy links belong to the default bridge: on a user-defined network the engine drops them (names resolve
+      // there through the network; `docker-compose run` sends them, for targets that need not run).
+      if (isUserDefinedMode(hc.NetworkMode)) hc.Links = null;
+      else if (hc.Links?.length) hc.Links = hc.Links.map((l) => this.normaliseLink(l, finalName));
       const argv = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
       const rec: ContainerRecord = {
         Id: id,

@@ -25,6 +25,12 @@ export function modeNetwork(mode: string | undefined): string | undefined {
   return mode;
 }
 
+/** Whether NetworkMode names a user-defined network (not bridge/default, host, none or container:). */
+export function isUserDefinedMode(mode: string | undefined): boolean {
+  const m = mode || 'default';
+  return !['default', 'bridge', 'host', 'none'].includes(m) && !m.startsWith('container:');
+}
+
 /** Whether the container lives in a namespace berth makes (bridge and user-defined networks). */
 export function ownsNetns(mode: string | undefined): boolean {
   const m = mode || 'default';
@@ -156,7 +162,7 @@ export class ContainerNetworking {
     const driver = this.d.networks.driver(net.Id);
     if (!driver) throw invalidParameter(`network ${net.Name} cannot be joined`);
     const ports = primary ? { exposed: Object.keys(rec.Config.ExposedPorts ?? {}), bindings: rec.HostConfig.PortBindings ?? {}, publishAll: !!rec.HostConfig.PublishAllPorts } : undefined;
-    const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined });
+    const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined, mac: (primary && rec.Config.MacAddress) || undefined });
     this.d.networks.publishEndpoint('connect', net, rec.Id);
     return { ...ep, network: net.Name, networkId: net.Id, endpointId: crypto.randomBytes(32).toString('hex') };
   }
@@ -268,6 +274,7 @@ export class ContainerNetworking {
   linked(rec: ContainerRecord): { hosts: string[]; env: string[] } {
     const hosts: string[] = [];
     const env: string[] = [];
+    if (isUserDefinedMode(rec.HostConfig.NetworkMode)) return { hosts, env };
     for (const l of rec.HostConfig.Links ?? []) {
       const [target, alias] = parseLink(l);
       let t: ContainerRecord;

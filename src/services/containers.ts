@@ -12,7 +12,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import * as containerApi from '../containerd/containers';
 import { isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
@@ -30,7 +30,7 @@ import type { LogEntry, LogQuery, LogSink } from '../types/logs';
 import { ContainerConfigurator, VolumeMountError } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
-import { ContainerNetworking, ownsNetns } from './container-network';
+import { ContainerNetworking, ownsNetns, parseLink } from './container-network';
 import type { ImageService } from './images';
 import { SNAPSHOTTER } from './images';
 import { parseSignal } from './signals';
@@ -272,6 +272,28 @@ export class ContainerService {
     rec.State = { ...rec.State, Paused: false, Status: 'running' };
     await this.d.store.save(rec);
     this.publish(rec, 'unpause');
+  }
+
+  /**
+   * `DELETE /containers/<parent>/<alias>?link=1`: removes a legacy link (and its hosts line, if running). A name
+   * without a parent is a container's own default link name, which the engine refuses (with a 500; berth 409).
+   */
+  async removeLink(ref: string): Promise<void> {
+    const i = ref.lastIndexOf('/');
+    if (i <= 0) throw conflict('Conflict, cannot remove the default link name of the container');
+    let rec: ContainerRecord;
+    try {
+      rec = this.find(ref.slice(0, i).replace(/^\//, ''));
+    } catch {
+      throw notFound(`No such container: ${ref}`);
+    }
+    const alias = ref.slice(i + 1);
+    const links = rec.HostConfig.Links ?? [];
+    const kept = links.filter((l) => parseLink(l)[1] !== alias);
+    if (kept.length === links.length) throw notFound(`No such container: ${ref}`);
+    rec.HostConfig = { ...rec.HostConfig, Links: kept.length ? kept : null };
+    await this.d.store.save(rec);
+    if (rec.State.Running) await this.d.networking.writeEtcFiles(rec).catch(() => undefined);
   }
 
   async rename(ref: string, newName: string): Promise<void> {

@@ -87,7 +87,7 @@ export class ExecService {
   /** Starts the process; output goes to `listener` until it exits (then `done` resolves with the exit code). */
   async start(id: string, listener: OutputListener | undefined): Promise<ExecRecord> {
     const e = this.get(id);
-    if (e.started) throw conflict(`Exec command ${id} has already run`);
+    if (e.started) throw conflict(`Error: Exec command ${id} has already run`);
     const rec = this.containers.find(e.containerId);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     if (rec.State.Paused) throw conflict(`Container ${rec.Id} is paused, unpause the container before exec`);
@@ -158,7 +158,10 @@ export class ExecService {
       e.running = false;
       e.exitCode = 126;
       await taskApi.removeProcess(this.ctr, rec.Id, id).catch(() => undefined);
-      throw systemError(`OCI runtime exec failed: ${(err as Error).message}`, err);
+      // runc's refusal (a missing or non-executable binary, a bad cwd) is the request's fault: 400, as the reference
+      // answers a detached start; containerd's message already starts with "OCI runtime exec failed".
+      const msg = (err as Error).message;
+      throw invalidParameter(/^OCI runtime exec failed/.test(msg) ? msg : `OCI runtime exec failed: ${msg}`);
     }
     return e;
   }

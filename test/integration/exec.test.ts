@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import * as net from 'node:net';
 import { startTestBerth, TestBerth } from '../helpers/berth';
 import { loadBusybox } from '../helpers/busybox-image';
 
@@ -38,9 +39,57 @@ describe('exec against real containerd', () => {
     expect(v20.json().Container.Id).toBe(cid);
     // like the reference, a finished exec leaves the container's ExecIDs (it stays inspectable by id)
     expect((await b.request('GET', '/v1.24/containers/ex/json')).json().ExecIDs).toBeNull();
+    // as the reference: an attached second start is told in the stream, a detached one is a 409
     const again = await b.request('POST', `/v1.24/exec/${id}/start`, { body: { Detach: false } });
-    expect(again.status).toBe(409);
-    expect(again.json().message).toBe(`Exec command ${id} has already run`);
+    expect(again.status).toBe(200);
+    const msg = Buffer.from(`Error: Exec command ${id} has already run\r\n`);
+    expect(again.body).toEqual(Buffer.concat([Buffer.from([1, 0, 0, 0, 0, 0, 0, msg.length]), msg]));
+    const detached = await b.request('POST', `/v1.24/exec/${id}/start`, { body: { Detach: true } });
+    expect(detached.status).toBe(409);
+    expect(detached.json().message).toBe(`Error: Exec command ${id} has already run`);
+    const old = await b.request('POST', `/v1.18/exec/${id}/start`, { body: { Detach: true } });
+    expect([old.status, old.headers['content-type'], old.text]).toEqual([409, 'text/plain; charset=utf-8', `Error: Exec command ${id} has already run\n`]);
+  });
+
+  test("the reference's answers: a string Cmd is 400; a missing binary is 400 detached, in the stream attached (exit 126); the start request's Tty decides the framing", async () => {
+    for (const v of ['1.18', '1.24']) {
+      const r = await b.request('POST', `/v${v}/containers/ex/exec`, { body: { Cmd: 'echo hi', AttachStdout: true } });
+      expect(r.status).toBe(400);
+      expect(r.text).toContain('json: cannot unmarshal string into Go struct field ExecConfig.Cmd of type []string');
+    }
+    const runc = 'OCI runtime exec failed: exec failed: unable to start container process: exec: "/nope": stat /nope: no such file or directory: unknown';
+    const d = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['/nope'] } })).json().Id;
+    const ds = await b.request('POST', `/v1.24/exec/${d}/start`, { body: { Detach: true } });
+    expect([ds.status, ds.json().message]).toEqual([400, runc]);
+    expect((await b.request('GET', `/v1.24/exec/${d}/json`)).json().ExitCode).toBe(126);
+    const a = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['/nope'], Tty: true, AttachStdout: true } })).json().Id;
+    const as = await b.request('POST', `/v1.24/exec/${a}/start`, { body: { Tty: true } });
+    expect([as.status, as.headers['content-type'], as.text]).toEqual([200, 'application/vnd.docker.raw-stream', runc + '\r\n']);
+    expect((await b.request('GET', `/v1.24/exec/${a}/json`)).json()).toEqual(expect.objectContaining({ Running: false, ExitCode: 126 }));
+    // a TTY exec started with Tty false (docker-py's default) is framed, as the reference frames it
+    const t = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['echo', 'hi'], Tty: true, AttachStdout: true } })).json().Id;
+    const ts = await b.request('POST', `/v1.24/exec/${t}/start`, { body: { Tty: false } });
+    expect(ts.body).toEqual(Buffer.concat([Buffer.from([1, 0, 0, 0, 0, 0, 0, 4]), Buffer.from('hi\r\n')]));
+  });
+
+  test('a hijacked start carrying a body (Content-Length or chunked): the body is the request itself, only what follows is stdin', async () => {
+    for (const chunked of [false, true]) {
+      const id = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['cat'], AttachStdin: true, AttachStdout: true } })).json().Id;
+      const body = '{"Detach":false,"Tty":true}';
+      const framing = chunked ? `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : `Content-Length: ${body.length}\r\n\r\n${body}`;
+      const got = await new Promise<string>((resolve, reject) => {
+        const s = net.connect(b.socket, () => {
+          s.write(`POST /v1.24/exec/${id}/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n${framing}stdin-bytes\n`);
+          setTimeout(() => s.end(), 300);
+        });
+        let d = '';
+        s.on('data', (c) => (d += c));
+        s.on('end', () => resolve(d));
+        s.on('error', reject);
+      });
+      expect(got.split('\r\n\r\n')[0]).toMatch(/^HTTP\/1.1 101 UPGRADED/);
+      expect(got.split('\r\n\r\n').slice(1).join('\r\n\r\n')).toBe('stdin-bytes\n');
+    }
   });
 
   test('404s and 409s', async () => {

@@ -145,6 +145,19 @@ describe('user-defined networks', () => {
     expect(r.stdout).toContain('CACHE_ENV_SECRET=x\n');
     expect(r.stdout).toMatch(/CACHE_NAME=\/[a-z_0-9]+\/cache\n/);
     expect(r.stdout).toContain(`${ip}\tcache`);
-    expect((await run(['rm', '-f', 'target'])).code).toBe(0);
+    // recorded as the engine records it; DELETE /containers/<parent>/<alias>?link=1 removes it (and its hosts line)
+    expect((await run(['run', '-d', '--name', 'parent', '--link', 'target:cache', 'busybox', 'sleep', '300'])).code).toBe(0);
+    expect((await b.request('GET', '/v1.24/containers/parent/json')).json().HostConfig.Links).toEqual(['/target:/parent/cache']);
+    expect((await b.request('DELETE', '/v1.24/containers/parent/nope?link=1')).json()).toEqual({ message: 'No such container: parent/nope' });
+    expect((await b.request('DELETE', '/v1.24/containers/parent/cache')).json()).toEqual({ message: 'No such container: parent/cache' });
+    // the reference answers 500 here
+    expect((await b.request('DELETE', '/v1.24/containers/target?link=1')).status).toBe(409);
+    expect((await b.request('DELETE', '/v1.24/containers/parent/cache?link=1')).status).toBe(204);
+    expect((await b.request('GET', '/v1.24/containers/parent/json')).json().HostConfig.Links).toBeNull();
+    expect((await run(['exec', 'parent', 'grep', '-c', 'cache', '/etc/hosts'])).stdout).toBe('0\n');
+    // a link's target must exist at create (400, as the reference)
+    const bad = await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', HostConfig: { Links: ['nope:db'] } } });
+    expect([bad.status, bad.json().message]).toEqual([400, 'could not get container for nope: No such container: nope']);
+    expect((await run(['rm', '-f', 'target', 'parent'])).code).toBe(0);
   });
 });

@@ -10,8 +10,8 @@ import { bodyDecoder, GoType } from './schema';
 const S = 'string';
 const MAP = 'map[string]string';
 
-export const decodeExecConfig = bodyDecoder<Partial<ExecConfig> & { Cmd?: string | string[] | null }>('types.ExecConfig', 'ExecConfig', {
-  User: S, Privileged: 'bool', Tty: 'bool', AttachStdin: 'bool', AttachStderr: 'bool', AttachStdout: 'bool', Detach: 'bool', DetachKeys: S, Env: '[]string', WorkingDir: S, Cmd: '[]string (or a string)',
+export const decodeExecConfig = bodyDecoder<Partial<ExecConfig> & { Cmd?: string[] | null }>('types.ExecConfig', 'ExecConfig', {
+  User: S, Privileged: 'bool', Tty: 'bool', AttachStdin: 'bool', AttachStderr: 'bool', AttachStdout: 'bool', Detach: 'bool', DetachKeys: S, Env: '[]string', WorkingDir: S, Cmd: '[]string',
 });
 
 export const decodeExecStart = bodyDecoder<{ Detach?: boolean | null; Tty?: boolean | null }>('types.ExecStartCheck', 'ExecStartCheck', { Detach: 'bool', Tty: 'bool' });

@@ -56,8 +56,19 @@ export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest
   if (typeof config.StopSignal === 'number') config.StopSignal = String(config.StopSignal);
   if (!supports(v, 'StopSignal')) delete config.StopSignal;
   if (!supports(v, 'Healthcheck')) delete config.Healthcheck;
+  else if (config.Healthcheck) config.Healthcheck = withoutZeroDurations(config.Healthcheck);
   if (!hostConfig.NetworkMode || hostConfig.NetworkMode === 'default') hostConfig.NetworkMode = 'default';
   return { config, hostConfig, networkingConfig };
+}
+
+/**
+ * A Healthcheck's 0 or null Interval/Timeout/StartPeriod/Retries mean "the default" (docker-py sends
+ * `StartPeriod: null`): dropped, as the engine's decoding and its omitempty output do.
+ */
+function withoutZeroDurations(h: HealthConfig): HealthConfig {
+  const out = { ...h } as HealthConfig & Record<string, unknown>;
+  for (const k of ['Interval', 'Timeout', 'StartPeriod', 'Retries']) if (out[k] === null || out[k] === 0) delete out[k];
+  return out;
 }
 
 const RFC1123 = /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;

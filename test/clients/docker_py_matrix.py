@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+# docker-py (Debian's python3-docker) against a berth socket, called the way its users call it. Each case prints
+# one JSON line {"case": name, "result": ...} or {"case": name, "error": "..."}; docker-py.test.ts asserts them.
+# Usage: docker_py_matrix.py unix:///path/to.sock [case ...]   (no case: all of them)
+import json
+import sys
+import time
+
+import docker
+
+BASE = sys.argv[1]
+ONLY = set(sys.argv[2:])
+client = docker.DockerClient(base_url=BASE, version='1.24', timeout=60)
+api = client.api
+PFX = 'dpy-'
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+def b(x):
+    return None if x is None else x.decode('utf-8', 'replace')
+
+
+def sleeper(name, **kw):
+    return client.containers.run('busybox', 'sleep 1000', detach=True, name=PFX + name, **kw)
+
+
+@case
+def exec_output():
+    c = sleeper('exec')
+    try:
+        out = {}
+        # a string command (docker-py splits it) whose output must be complete from the first byte
+        out['whoami'] = b(api.exec_start(api.exec_create(c.id, 'whoami')))
+        e = api.exec_create(c.id, ['sh', '-c', 'echo hello out; echo hello err >&2'])
+        out['demux'] = [b(x) for x in api.exec_start(e, demux=True)]
+        e = api.exec_create(c.id, ['sh', '-c', 'echo hello out; echo hello err >&2'], tty=True)
+        out['tty'] = b(api.exec_start(e, tty=True))
+        r = c.exec_run(['sh', '-c', 'echo run; exit 3'])
+        out['exec_run'] = [r.exit_code, b(r.output)]
+        r = c.exec_run('cat', stdin=True, socket=True)
+        out['socket'] = type(r.output).__name__
+        return out
+    finally:
+        c.remove(force=True)
+
+
+@case
+def exec_missing_binary():
+    c = sleeper('exec-missing')
+    try:
+        e = api.exec_create(c.id, ['nosuchcmd'])
+        out = b(api.exec_start(e))
+        code = api.exec_inspect(e)['ExitCode']
+        r = c.exec_run('nosuchcmd')
+        try:
+            api.exec_start(e, detach=True)
+            again = 'no error'
+        except docker.errors.APIError as err:
+            again = [err.status_code, err.explanation]
+        return {'output': out, 'exitCode': code, 'exec_run': [r.exit_code, b(r.output)], 'again': again, 'id': e['Id']}
+    finally:
+        c.remove(force=True)
+
+
+@case
+def healthcheck():
+    # docker-py sends every field, StartPeriod null
+    c = client.containers.run('busybox', 'sleep 1000', detach=True, name=PFX + 'health',
+                              healthcheck={'test': ['CMD-SHELL', 'true'], 'interval': 100000000, 'timeout': 1000000000, 'retries': 3})
+    try:
+        status = None
+        for _ in range(100):
+            status = api.inspect_container(c.id)['State'].get('Health', {}).get('Status')
+            if status == 'healthy':
+                break
+            time.sleep(0.1)
+        zero = api.create_container('busybox', 'true', name=PFX + 'health0',
+                                    healthcheck={'test': ['CMD', 'true'], 'interval': 0, 'timeout': 0, 'start_period': 0})
+        try:
+            zero_cfg = api.inspect_container(zero)['Config']['Healthcheck']
+        finally:
+            api.remove_container(zero, force=True)
+        return {'status': status, 'config': api.inspect_container(c.id)['Config']['Healthcheck'], 'zero': zero_cfg}
+    finally:
+        c.remove(force=True)
+
+
+@case
+def logs_follow():
+    c = client.containers.run('busybox', ['sh', '-c', 'for i in $(seq 1 20); do echo line$i; sleep 0.02; done'], detach=True, name=PFX + 'logs')
+    try:
+        whole = b(b''.join(c.logs(stream=True, follow=True)))
+        # cancelled mid-stream: the client closes; the daemon must go on serving
+        d = client.containers.run('busybox', ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick$i; sleep 0.02; done'], detach=True, name=PFX + 'logs-cancel')
+        try:
+            s = d.logs(stream=True, follow=True)
+            got = []
+            for chunk in s:
+                got.append(b(chunk))
+                if len(got) >= 5:
+                    break
+            s.close()
+            again = list(d.logs(stream=True, follow=False, tail=1))
+            return {'whole': whole, 'cancelled': got, 'after': len(again), 'plain': b(c.logs())}
+        finally:
+            d.remove(force=True)
+    finally:
+        c.remove(force=True)
+
+
+@case
+def run_attach_cp_volumes():
+    out = {}
+    out['run'] = b(client.containers.run('busybox', ['sh', '-c', 'echo ran; echo err >&2'], remove=True, stderr=True))
+    v = client.volumes.create(PFX + 'vol')
+    try:
+        client.containers.run('busybox', ['sh', '-c', 'echo in-volume > /data/f'], remove=True, volumes={v.name: {'bind': '/data', 'mode': 'rw'}})
+        out['volume'] = b(client.containers.run('busybox', ['cat', '/data/f'], remove=True, volumes={v.name: {'bind': '/data', 'mode': 'ro'}}))
+    finally:
+        v.remove()
+    c = api.create_container('busybox', ['sh', '-c', 'sleep 0.3; echo attached; sleep 0.2'], name=PFX + 'attach')
+    try:
+        stream = api.attach(c, stream=True, stdout=True, stderr=True, logs=True)
+        api.start(c)
+        out['attach'] = b(b''.join(stream))
+        import io
+        import tarfile
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode='w') as t:
+            data = b'put by docker-py\n'
+            info = tarfile.TarInfo('put.txt')
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        out['put'] = api.put_archive(c, '/tmp', buf.getvalue())
+        bits, stat = api.get_archive(c, '/tmp/put.txt')
+        with tarfile.open(fileobj=io.BytesIO(b''.join(bits))) as t:
+            out['get'] = b(t.extractfile('put.txt').read())
+        out['stat'] = [stat['name'], stat['size']]
+    finally:
+        api.remove_container(c, force=True)
+    return out
+
+
+@case
+def networks_links_mac():
+    out = {}
+    n = client.networks.create(PFX + 'net', driver='bridge')
+    try:
+        srv = client.containers.run('busybox', 'sleep 1000', detach=True, name=PFX + 'srv', network=n.name)
+        try:
+            n.disconnect(srv)
+            n.connect(srv, aliases=['srv-alias'])
+            out['alias'] = b(client.containers.run('busybox', ['ping', '-c1', '-W2', 'srv-alias'], remove=True, network=n.name)).splitlines()[-1]
+        finally:
+            srv.remove(force=True)
+        # endpoint links, as compose sends them, to a container that is not running
+        target = api.create_container('busybox', 'true', name=PFX + 'target', host_config=api.create_host_config(network_mode=n.name))
+        lk = api.create_container('busybox', ['sh', '-c', 'echo linked'], name=PFX + 'linked',
+                                  host_config=api.create_host_config(network_mode=n.name, links={PFX + 'target': 'db'}),
+                                  networking_config=api.create_networking_config({n.name: api.create_endpoint_config(links=[(PFX + 'target', 'db')])}))
+        try:
+            api.start(lk)
+            out['linked_exit'] = api.wait(lk)['StatusCode']
+            ins = api.inspect_container(lk)
+            out['linked'] = [ins['HostConfig']['Links'], ins['NetworkSettings']['Networks'][n.name]['Links']]
+        finally:
+            api.remove_container(lk, force=True)
+            api.remove_container(target, force=True)
+    except Exception as err:
+        out['net_error'] = repr(err)
+    finally:
+        n.remove()
+    # legacy links on the default bridge, removed with link=True
+    a = api.create_container('busybox', 'sleep 1000', name=PFX + 'la')
+    bb = api.create_container('busybox', 'sleep 1000', name=PFX + 'lb', host_config=api.create_host_config(links={PFX + 'la': 'mylink'}))
+    try:
+        api.start(a)
+        api.start(bb)
+        out['links_before'] = api.inspect_container(bb)['HostConfig']['Links']
+        api.remove_container(PFX + 'lb/mylink', link=True)
+        out['links_after'] = api.inspect_container(bb)['HostConfig']['Links']
+    finally:
+        api.remove_container(a, force=True)
+        api.remove_container(bb, force=True)
+    m = client.containers.run('busybox', 'sleep 1000', detach=True, name=PFX + 'mac', mac_address='92:d0:c6:0a:29:33')
+    try:
+        out['mac'] = [b(m.exec_run('cat /sys/class/net/eth0/address').output).strip(), api.inspect_container(m.id)['NetworkSettings']['MacAddress']]
+    finally:
+        m.remove(force=True)
+    return out
+
+
+@case
+def ipv6():
+    ipam = docker.types.IPAMConfig(pool_configs=[docker.types.IPAMPool(subnet='2001:db8:b::/64', gateway='2001:db8:b::1')])
+    n = api.create_network(PFX + 'v6', driver='bridge', enable_ipv6=True, ipam=ipam)
+    try:
+        ni = api.inspect_network(n['Id'])
+        ct = api.create_container('busybox', 'sleep 1000', name=PFX + 'v6c', host_config=api.create_host_config(network_mode=PFX + 'v6'),
+                                  networking_config=api.create_networking_config({PFX + 'v6': api.create_endpoint_config(ipv6_address='2001:db8:b::f00')}))
+        other = api.create_container('busybox', 'sleep 1000', name=PFX + 'v6d', host_config=api.create_host_config(network_mode=PFX + 'v6'))
+        try:
+            api.start(ct)
+            api.start(other)
+            ep = api.inspect_container(ct)['NetworkSettings']['Networks'][PFX + 'v6']
+            e = api.exec_create(other, ['ping', '-6', '-c1', '-W2', '2001:db8:b::f00'])
+            ping = b(api.exec_start(e))
+            return {'EnableIPv6': ni['EnableIPv6'], 'subnets': [c['Subnet'] for c in ni['IPAM']['Config']],
+                    'GlobalIPv6Address': ep['GlobalIPv6Address'], 'GlobalIPv6PrefixLen': ep['GlobalIPv6PrefixLen'],
+                    'IPv6Gateway': ep['IPv6Gateway'], 'IPAddress': ep['IPAddress'], 'ping': api.exec_inspect(e)['ExitCode'], 'pingOut': ping}
+        finally:
+            api.remove_container(ct, force=True)
+            api.remove_container(other, force=True)
+    finally:
+        api.remove_network(n['Id'])
+
+
+# build: added to the matrix once POST /build exists (client.images.build(fileobj=..., tag=...)).
+
+for fn in CASES:
+    if ONLY and fn.__name__ not in ONLY:
+        continue
+    try:
+        print(json.dumps({'case': fn.__name__, 'result': fn()}), flush=True)
+    except Exception as err:  # reported to the test, which fails on it
+        import traceback
+        print(json.dumps({'case': fn.__name__, 'error': repr(err), 'trace': traceback.format_exc()}), flush=True)
