@@ -10,7 +10,8 @@ let b: TestBerth;
 beforeAll(() => {
   b = berth();
 });
-const docker = (args: string[], input?: string) => b.docker(args, { input });
+// each command well inside the test's own timeout, so that a hang names its command
+const docker = (args: string[], input?: string) => b.docker(args, { input, timeoutMs: 25_000 });
 
 test('run, exec (a missing binary exits 126 with the runtime message), logs, attach', async () => {
   expect(await docker(['run', '--rm', '--network', 'none', 'busybox', 'echo', 'hi'])).toEqual(expect.objectContaining({ stdout: 'hi\n', code: 0 }));
