@@ -25,8 +25,10 @@ let s: Served;
 beforeAll(async () => (s = await serveRoutes(execRoutes(execs))));
 afterAll(() => s.close());
 
-test('create: a string Cmd becomes an argv, Env and WorkingDir (later versions) are not taken', async () => {
-  const body = { Cmd: 'ls', Env: ['A=1'], WorkingDir: '/tmp', User: 'nobody', Tty: true, AttachStdout: true };
+test('create: a string Cmd is 400 as the reference; Env and WorkingDir (later versions) are not taken', async () => {
+  const str = await s.request('POST', '/containers/web/exec', JSON.stringify({ Cmd: 'ls' }), { 'Content-Type': 'application/json' });
+  expect([str.status, str.text]).toEqual([400, '{"message":"json: cannot unmarshal string into Go struct field ExecConfig.Cmd of type []string"}\n']);
+  const body = { Cmd: ['ls'], Env: ['A=1'], WorkingDir: '/tmp', User: 'nobody', Tty: true, AttachStdout: true };
   const r = await s.request('POST', '/containers/web/exec', JSON.stringify(body), { 'Content-Type': 'application/json' });
   expect([r.status, r.text]).toEqual([201, `{"Id":"${EXEC}"}\n`]);
   expect(created).toEqual([['web', { Cmd: ['ls'], User: 'nobody', Privileged: false, Tty: true, AttachStdin: false, AttachStdout: true, AttachStderr: false, DetachKeys: '' }]]);
