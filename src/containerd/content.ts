@@ -6,12 +6,6 @@ import { Readable } from 'node:stream';
 import type { Containerd, CallOpts } from './client';
 import { fromGrpcError, isGrpcAlreadyExists } from './errors';
 
-export interface Descriptor {
-  media_type: string;
-  digest: string;
-  size: number | string;
-}
-
 const CHUNK = 1 << 20;
 
 export interface WriteOptions extends CallOpts {

@@ -11,7 +11,8 @@ import { familiarName, fullName, parseReference, withDefaultTag, withTag } from 
 import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
-import { ImageService, LayerDesc, SNAPSHOTTER } from './images';
+import type { LayerDesc } from './image-format';
+import { ImageService, SNAPSHOTTER } from './images';
 import type { EventPublisher } from '../types/event';
 import type { CommitOptions, ImageRunConfig, OCIImageConfig, ResolvedImage } from '../types/image';
 

@@ -4,7 +4,7 @@
 import * as os from 'node:os';
 import { LogReaderThread, streamLogs } from './logs';
 import { followLogs } from './logs-follow';
-import { ContainerIO, JsonFileLogOptions, LogAppendListener, OutputListener } from '../runtime/io';
+import { ContainerIO, OutputListener } from '../runtime/io';
 import { LogSource, openLogFiles, readableRotated, sourceSize } from '../runtime/logfiles';
 import { readLogs } from '../runtime/logread';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
@@ -12,6 +12,7 @@ import type { ContainerStore } from '../store/containers';
 import type { ContainerRecord } from '../types/container';
 import type { StdinFeed } from '../types/io';
 import type { LogEntry, LogQuery, LogSink } from '../types/logs';
+import type { JsonFileLogOptions, LogAppendListener } from '../runtime/jsonfile';
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
 export interface Live {

@@ -14,7 +14,7 @@ import * as containerApi from '../containerd/containers';
 import { isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
-import { ContainerIO, fifoPaths, JsonFileLogOptions, OutputListener } from '../runtime/io';
+import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
 import { createNetns, deleteNetns } from '../network/sandbox';
@@ -35,6 +35,7 @@ import type { ImageService } from './images';
 import { SNAPSHOTTER } from './images';
 import { parseSignal } from './signals';
 import type { VolumeService } from './volumes';
+import type { JsonFileLogOptions } from '../runtime/jsonfile';
 
 const execFileP = promisify(execFile);
 

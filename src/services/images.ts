@@ -1,24 +1,20 @@
-// Local images in containerd: load (docker-save and OCI layout), resolve, list, inspect, tag bookkeeping and
-// removal. Image id = config digest. Tags are containerd image names in full form
-// (docker.io/library/busybox:latest); an image with no tag left is kept under a dangling name.
+// Local images in containerd: resolve, list, inspect, store (layers unpacked into snapshots, config and manifest
+// written, names set), tag bookkeeping and removal; load and import are in image-import.ts. Image id = config
+// digest. Tags are containerd image names in full form (docker.io/library/busybox:latest); an image with no tag
+// left is kept under a dangling name.
 import * as crypto from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import * as zlib from 'node:zlib';
-import { applyChanges } from '../translate/request/changes';
-import { BERTH_VERSION } from '../version';
+import type { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as diffApi from '../containerd/diff';
 import * as snapshotApi from '../containerd/snapshots';
-import { readBlob, sha256Digest, withLease, writeBlob } from '../containerd/content';
+import { readBlob, sha256Digest, writeBlob } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
-import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
 import { contentSize } from '../fs/usage';
 import { layerDirs, MountLike } from './rootfs';
-import { danglingName, familiarName, familiarNames, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag, withTag } from '../translate/reference';
+import { danglingName, familiarName, familiarNames, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../translate/reference';
+import { ImageImporter } from './image-import';
+import { chainIds, LayerDesc, LoadProgress, shortId } from './image-format';
 import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
 import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
@@ -27,8 +23,6 @@ import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image
 export const SNAPSHOTTER = 'overlayfs';
 const MT_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const MT_CONFIG = 'application/vnd.oci.image.config.v1+json';
-const MT_LAYER = 'application/vnd.oci.image.layer.v1.tar';
-const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 const LABEL_SIZE = 'berth.size';
 /** On a layer blob: the bytes of the files it holds, as the engine counts a layer's size (from unpack). */
 const LABEL_FILES_SIZE = 'berth.files-size';
@@ -39,24 +33,6 @@ function layerSize(labels: Record<string, string> | null | undefined, fallback: 
 }
 /** The image a commit started from (the engine's Parent; pulled and loaded images have none). */
 const LABEL_PARENT = 'berth.parent';
-
-export interface LayerDesc {
-  mediaType: string;
-  digest: string;
-  size: number;
-}
-
-export interface LoadProgress {
-  (msg: Record<string, unknown>): void;
-}
-
-export function chainIds(diffIds: string[]): string[] {
-  const out: string[] = [];
-  for (const d of diffIds) out.push(out.length ? sha256Digest(`${out[out.length - 1]} ${d}`) : d);
-  return out;
-}
-
-export const shortId = (id: string): string => id.replace(/^sha256:/, '').slice(0, 12);
 
 export interface ImageServiceDeps {
   ctr: Containerd;
@@ -73,10 +49,13 @@ interface ManifestInfo {
 
 export class ImageService {
   readonly snapshotter = SNAPSHOTTER;
+  private readonly importer: ImageImporter;
   private readonly manifests = new Map<string, ManifestInfo>();
   private readonly configs = new Map<string, OCIImageConfig>();
 
-  constructor(private readonly deps: ImageServiceDeps) {}
+  constructor(private readonly deps: ImageServiceDeps) {
+    this.importer = new ImageImporter({ ctr: deps.ctr, dataRoot: deps.dataRoot, events: deps.events, images: this });
+  }
 
   private get ctr(): Containerd {
     return this.deps.ctr;
@@ -191,53 +170,16 @@ export class ImageService {
     );
   }
 
-  // ---- load ----------------------------------------------------------------------------------------------
+  // ---- load and import (image-import.ts) ------------------------------------------------------------------
 
-  async load(body: Readable, progress: LoadProgress, quiet: boolean): Promise<void> {
-    const scratch = path.join(this.deps.dataRoot, 'tmp');
-    fs.mkdirSync(scratch, { recursive: true });
-    const dir = fs.mkdtempSync(path.join(scratch, 'load-'));
-    try {
-      await extractTo(body, dir);
-      const images = describeArchive(dir);
-      if (images.length === 0) throw invalidParameter('no images found in the archive');
-      for (const img of images) await this.importOne(img, progress, quiet);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+  /** POST /images/load: the images of a docker-save or OCI-layout archive. */
+  load(body: Readable, progress: LoadProgress, quiet: boolean): Promise<void> {
+    return this.importer.load(body, progress, quiet);
   }
 
-  private async importOne(img: ArchiveImage, progress: LoadProgress, quiet: boolean): Promise<void> {
-    const configBytes = fs.readFileSync(img.configFile);
-    const configDigest = sha256Digest(configBytes);
-    if (img.configDigest && img.configDigest !== configDigest) throw invalidParameter(`config digest mismatch: ${img.configDigest}`);
-    let config: OCIImageConfig;
-    try {
-      config = JSON.parse(configBytes.toString('utf8'));
-    } catch {
-      throw invalidParameter('invalid image config JSON');
-    }
-    const diffIds = config.rootfs?.diff_ids ?? [];
-    if (diffIds.length !== img.layers.length) throw invalidParameter(`image config has ${diffIds.length} layers, the archive ${img.layers.length}`);
-    await withLease(this.ctr, 'berth-load', async (lease) => {
-      const layerDescs: LayerDesc[] = [];
-      for (let i = 0; i < img.layers.length; i++) {
-        const l = img.layers[i];
-        const st = fs.statSync(l.file);
-        const digest = l.digest ?? (await fileDigest(l.file));
-        const mediaType = l.mediaType ?? ((await isGzip(l.file)) ? MT_LAYER_GZIP : MT_LAYER);
-        if (!quiet) progress({ status: 'Loading layer', progressDetail: { current: 0, total: st.size }, id: shortId(digest) });
-        await writeBlob(this.ctr, fs.createReadStream(l.file, { highWaterMark: 1 << 20 }), { ref: `berth-load-${digest}`, expected: digest, total: st.size, lease });
-        if (!quiet) progress({ status: 'Loading layer', progressDetail: { current: st.size, total: st.size }, progress: progressBar(st.size, st.size), id: shortId(digest) });
-        layerDescs.push({ mediaType, digest, size: st.size });
-      }
-      const tags = img.tags.map((t) => fullName(withDefaultTag(parseReference(t))));
-      await this.storeImage(lease, { configBytes, diffIds, layers: layerDescs, names: tags });
-      for (const t of tags) this.deps.events.publish('image', 'load', familiarName(parseReference(t)), { name: familiarName(parseReference(t)) });
-      if (!tags.length) this.deps.events.publish('image', 'load', configDigest, { name: configDigest });
-    });
-    const loaded = img.tags.length ? img.tags.map((t) => `Loaded image: ${familiarName(withDefaultTag(parseReference(t)))}\n`) : [`Loaded image ID: ${configDigest}\n`];
-    for (const line of loaded) progress({ stream: line });
+  /** POST /images/create?fromSrc=: a filesystem tarball as a one-layer image; returns its id. */
+  importTarball(body: Readable, o: { repo?: string; tag?: string; message?: string; changes?: string[]; source: string }): Promise<string> {
+    return this.importer.importTarball(body, o);
   }
 
   /**
@@ -279,61 +221,6 @@ export class ImageService {
     // An image that gains a tag is no longer dangling.
     if (o.names.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
     return { id: configDigest, size, manifestDigest, manifestSize: manifest.bytes.length };
-  }
-
-  /**
-   * POST /images/create?fromSrc=: a filesystem tarball (plain or gzip) becomes a one-layer image, with the
-   * engine's config (message as comment and history, `changes` applied). Returns the image id.
-   */
-  async importTarball(body: Readable, o: { repo?: string; tag?: string; message?: string; changes?: string[]; source: string }): Promise<string> {
-    let names: string[] = [];
-    if (o.repo) {
-      const r = parseReference(o.repo);
-      names = [fullName(withDefaultTag(o.tag ? withTag(r, o.tag) : r))];
-    }
-    const runConfig = applyChanges({}, o.changes ?? []);
-    const scratch = path.join(this.deps.dataRoot, 'tmp');
-    await fs.promises.mkdir(scratch, { recursive: true });
-    const dir = await fs.promises.mkdtemp(path.join(scratch, 'import-'));
-    try {
-      const raw = path.join(dir, 'raw');
-      await pipeline(body, fs.createWriteStream(raw));
-      const layer = path.join(dir, 'layer.tar');
-      const h = crypto.createHash('sha256');
-      const src = (await isGzip(raw)) ? fs.createReadStream(raw).pipe(zlib.createGunzip()) : fs.createReadStream(raw);
-      await pipeline(
-        src,
-        new Transform({
-          transform(chunk, _e, cb) {
-            h.update(chunk);
-            cb(null, chunk);
-          },
-        }),
-        fs.createWriteStream(layer),
-      );
-      const diffId = 'sha256:' + h.digest('hex');
-      const size = (await fs.promises.stat(layer)).size;
-      const created = new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
-      const config = {
-        architecture: 'amd64',
-        ...(o.message ? { comment: o.message } : {}),
-        config: { Hostname: '', Domainname: '', User: '', AttachStdin: false, AttachStdout: false, AttachStderr: false, Tty: false, OpenStdin: false, StdinOnce: false, Env: null, Cmd: null, Image: '', Volumes: null, WorkingDir: '', Entrypoint: null, OnBuild: null, Labels: null, ...runConfig },
-        created,
-        docker_version: BERTH_VERSION,
-        history: [{ created, ...(o.message ? { comment: o.message } : { comment: `Imported from ${o.source}` }) }],
-        os: 'linux',
-        rootfs: { type: 'layers', diff_ids: [diffId] },
-      };
-      const configBytes = Buffer.from(JSON.stringify(config));
-      const id = await withLease(this.ctr, 'berth-import', async (lease) => {
-        await writeBlob(this.ctr, fs.createReadStream(layer, { highWaterMark: 1 << 20 }), { ref: `berth-import-${diffId}`, expected: diffId, total: size, lease });
-        return (await this.storeImage(lease, { configBytes, diffIds: [diffId], layers: [{ mediaType: MT_LAYER, digest: diffId, size }], names })).id;
-      });
-      this.deps.events.publish('image', 'import', id, { name: id });
-      return id;
-    } finally {
-      await fs.promises.rm(dir, { recursive: true, force: true });
-    }
   }
 
   /** A blob's raw bytes (an image config as stored, for push). */
@@ -499,44 +386,3 @@ export class ImageService {
     return out;
   }
 }
-
-function fileDigest(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = crypto.createHash('sha256');
-    fs.createReadStream(file, { highWaterMark: 1 << 20 })
-      .on('data', (c) => h.update(c))
-      .on('end', () => resolve('sha256:' + h.digest('hex')))
-      .on('error', reject);
-  });
-}
-
-async function isGzip(file: string): Promise<boolean> {
-  const fd = await fs.promises.open(file, 'r');
-  try {
-    const b = Buffer.alloc(2);
-    await fd.read(b, 0, 2, 0);
-    return b[0] === 0x1f && b[1] === 0x8b;
-  } finally {
-    await fd.close();
-  }
-}
-
-/** The engine's progress bar text: "[=====>     ]  1.2MB/2.4MB". */
-export function progressBar(current: number, total: number): string {
-  const width = 50;
-  const n = total > 0 ? Math.min(width, Math.floor((current / total) * width)) : 0;
-  const bar = '='.repeat(Math.max(0, n - 1)) + (n > 0 ? (n === width ? '=' : '>') : '') + ' '.repeat(width - n);
-  return `[${bar}] ${humanSize(current)}/${humanSize(total)}`;
-}
-
-export function humanSize(n: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  let v = n;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
-    i++;
-  }
-  return `${Number(v.toPrecision(4))}${units[i]}`;
-}
-

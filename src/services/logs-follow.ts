@@ -4,13 +4,13 @@
 // capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
 // rotations of the files underneath are no concern here.
 import { frame, streamType, writeFrameHeader } from '../translate/stream';
-import type { LogAppendListener } from '../runtime/io';
 import { asLogged } from '../runtime/jsonlog';
 import { detailsPrefix, fixedNano } from './logs';
 import { LogFollow, timeNs } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
 import type { LogSink, LogReadOptions, LogStreamFormat } from '../types/logs';
 import type { StreamName } from '../types/io';
+import type { LogAppendListener } from '../runtime/jsonfile';
 
 const QUEUE_LIMIT = 64 << 20;
 /** How far behind the end of the file a reader subscribes to the live appends. */

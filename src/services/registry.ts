@@ -7,7 +7,8 @@ import { readBlobStream, sha256Digest, withLease, writeBlob } from '../container
 import { invalidParameter } from '../errors';
 import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../translate/reference';
 import { Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
-import { chainIds, ImageService, LayerDesc, progressBar, shortId } from './images';
+import { chainIds, LayerDesc, progressBar, shortId } from './image-format';
+import type { ImageService } from './images';
 import type { EventPublisher } from '../types/event';
 import type { OCIImageConfig, ResolvedImage } from '../types/image';
 import type { Credentials } from '../types/registry';

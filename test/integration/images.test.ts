@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startTestBerth, TestBerth } from '../helpers/berth';
 import { buildBusyboxImage, loadBusybox } from '../helpers/busybox-image';
-import { chainIds } from '../../src/services/images';
+import { chainIds } from '../../src/services/image-format';
 
 let b: TestBerth;
 beforeAll(async () => {

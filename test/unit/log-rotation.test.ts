@@ -4,12 +4,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { JsonFileLog } from '../../src/runtime/io';
 import { streamLogs } from '../../src/services/logs';
 import { readLogs } from '../../src/runtime/logread';
 import { LogSource, openLogFiles } from '../../src/runtime/logfiles';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions, parseSize, renderTag, validateLogOptions } from '../../src/translate/request/log-options';
 import type { LogEntry, LogReadOptions } from '../../src/types/logs';
+import { JsonFileLog } from '../../src/runtime/jsonfile';
 
 let dir: string;
 let file: string;

@@ -1,8 +1,8 @@
 // logs -f of a running container: catch-up from the files, then live appends; a reader too far behind goes back to
 // the files from the exact (logical) offset where what it was handed ends, then live again.
 import { followLogs, formatAppended, LogReader } from '../../src/services/logs-follow';
-import type { LogAppendListener } from '../../src/runtime/io';
 import type { LogReadOptions } from '../../src/types/logs';
+import type { LogAppendListener } from '../../src/runtime/jsonfile';
 
 const T = '2026-01-01T00:00:01.5Z';
 const fmt = { framed: false, timestamps: false, details: false };
