@@ -306,7 +306,7 @@ export class ContainerConfigurator {
     const taken = new Set<string>();
     const clean = (d: string) => d.replace(/\/+$/, '') || '/';
     for (const b of hc.Binds ?? []) {
-      const p = parseBind(b, '1.24');
+      const p = parseBind(b);
       const flags = p.mode.split(',').filter(Boolean);
       const rw = !flags.includes('ro');
       const prop = flags.find((f) => /^r?(shared|slave|private)$/.test(f)) ?? '';

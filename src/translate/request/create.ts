@@ -93,8 +93,12 @@ function validateHealth(h: HealthConfig | null | undefined): void {
   if (h.Retries !== undefined && h.Retries < 0) throw invalidParameter('Retries in Healthcheck cannot be negative');
 }
 
-/** A Binds entry split into its parts; throws the engine's messages for malformed ones. */
-export function parseBind(spec: string, v: ApiVersion): { source: string; destination: string; mode: string; named: boolean } {
+/**
+ * A Binds entry split into its parts; throws the engine's messages for malformed ones. With the request's version
+ * (create), volume names are refused before `NamedVolumeBinds`; without one (the service, once create checked them)
+ * they are taken.
+ */
+export function parseBind(spec: string, v?: ApiVersion): { source: string; destination: string; mode: string; named: boolean } {
   const parts = spec.split(':');
   if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) throw invalidParameter(`invalid volume specification: '${spec}'`);
   const [source, destination, mode = ''] = parts;
@@ -104,7 +108,7 @@ export function parseBind(spec: string, v: ApiVersion): { source: string; destin
   }
   const named = !source.startsWith('/');
   if (named) {
-    if (!supports(v, 'NamedVolumeBinds') || !/^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/.test(source))
+    if ((v !== undefined && !supports(v, 'NamedVolumeBinds')) || !/^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/.test(source))
       throw invalidParameter(`create ${source}: "${source}" includes invalid characters for a local volume name, only "[a-zA-Z0-9][a-zA-Z0-9_.-]" are allowed. If you intended to pass a host directory, use absolute path`);
   }
   return { source, destination, mode, named };

@@ -1,5 +1,5 @@
 // Container inspect and list bodies per API version — pure (gather, then shape).
-import { ApiVersion, compareVersions, supports } from '../version/features';
+import { ApiVersion, HOST_CONFIG_FIELD_FEATURES, supports } from '../version/features';
 import type { ContainerRecord, HealthState } from '../../types/container';
 import type { PortBinding } from '../../types/network';
 import { own } from '../own';
@@ -92,21 +92,9 @@ function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unkn
   return out;
 }
 
-/**
- * HostConfig fields with a `since` version in the spec's HostConfig table: "absent in earlier versions" (the 20.10
- * reference sends them at every version; the spec is explicit, so it wins).
- */
-const HOST_CONFIG_SINCE: Record<string, string> = {
-  CpuPeriod: '1.19', CpuQuota: '1.19', CpusetMems: '1.19', BlkioWeight: '1.19', OomKillDisable: '1.19',
-  MemorySwappiness: '1.20', GroupAdd: '1.20',
-  Tmpfs: '1.22', MemoryReservation: '1.22', KernelMemory: '1.22', BlkioWeightDevice: '1.22', BlkioDeviceReadBps: '1.22', BlkioDeviceWriteBps: '1.22',
-  BlkioDeviceReadIOps: '1.22', BlkioDeviceWriteIOps: '1.22', OomScoreAdj: '1.22', DnsOptions: '1.22', VolumeDriver: '1.22', ShmSize: '1.22',
-  CpuPercent: '1.24', IOMaximumBandwidth: '1.24', IOMaximumIOps: '1.24', PidsLimit: '1.24', UsernsMode: '1.24', Sysctls: '1.24', StorageOpt: '1.24',
-};
-
 function inspectHostConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
   const out = inspectHostConfigFields(rec);
-  for (const [field, since] of Object.entries(HOST_CONFIG_SINCE)) if (compareVersions(v, since) < 0) delete out[field];
+  for (const [field, feature] of Object.entries(HOST_CONFIG_FIELD_FEATURES)) if (!supports(v, feature)) delete out[field];
   return out;
 }
 

@@ -42,6 +42,11 @@ export const FEATURES = {
   InspectPortsNullWhenStopped: { until: '1.20' },
   InspectConfigOmitsUnsetNetwork: { since: '1.21' },
   InspectConfigResources: { until: '1.19' },
+  // HostConfig fields with a `since` in the spec's HostConfig table (see HOST_CONFIG_FIELD_FEATURES)
+  HostConfigFieldsSince119: { since: '1.19' },
+  HostConfigFieldsSince120: { since: '1.20' },
+  HostConfigFieldsSince122: { since: '1.22' },
+  HostConfigFieldsSince124: { since: '1.24' },
   ConfigPortSpecs: { until: '1.19' },
   MountNameDriverPropagation: { since: '1.22' },
   // containers: create
@@ -87,6 +92,19 @@ export const FEATURES = {
 } satisfies Record<string, Range>;
 
 export type Feature = keyof typeof FEATURES;
+
+/**
+ * HostConfig fields with a `since` version in the spec's HostConfig table: "absent in earlier versions" (the 20.10
+ * reference sends them at every version; the spec is explicit, so it wins). Inspect drops a field its feature lacks.
+ */
+export const HOST_CONFIG_FIELD_FEATURES: Record<string, Feature> = {
+  ...Object.fromEntries(['CpuPeriod', 'CpuQuota', 'CpusetMems', 'BlkioWeight', 'OomKillDisable'].map((f) => [f, 'HostConfigFieldsSince119'])),
+  ...Object.fromEntries(['MemorySwappiness', 'GroupAdd'].map((f) => [f, 'HostConfigFieldsSince120'])),
+  ...Object.fromEntries(
+    ['Tmpfs', 'MemoryReservation', 'KernelMemory', 'BlkioWeightDevice', 'BlkioDeviceReadBps', 'BlkioDeviceWriteBps', 'BlkioDeviceReadIOps', 'BlkioDeviceWriteIOps', 'OomScoreAdj', 'DnsOptions', 'VolumeDriver', 'ShmSize'].map((f) => [f, 'HostConfigFieldsSince122']),
+  ),
+  ...Object.fromEntries(['CpuPercent', 'IOMaximumBandwidth', 'IOMaximumIOps', 'PidsLimit', 'UsernsMode', 'Sysctls', 'StorageOpt'].map((f) => [f, 'HostConfigFieldsSince124'])),
+};
 
 /** Compares "1.9" < "1.18" numerically. */
 export function compareVersions(a: string, b: string): number {
