@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+import * as tarFs from 'tar-fs';
 import { invalidParameter } from '../errors';
 
 export interface ArchiveLayer {
@@ -22,32 +22,18 @@ export interface ArchiveImage {
   tags: string[];
 }
 
-/** Streams a tar into dir: regular files and directories only, names confined to dir. */
+/**
+ * Streams a tar into dir (tar-fs): regular files and directories only (links and devices mean nothing in an image
+ * archive), names confined to dir, owned by berth, readable and writable by it.
+ */
 export async function extractTo(stream: Readable, dir: string): Promise<void> {
-  const extract = tar.extract();
-  extract.on('entry', (header, body, next) => {
-    const name = path.posix.normalize('/' + header.name).slice(1);
-    const dest = path.join(dir, name);
-    if (!name || name.startsWith('..') || !dest.startsWith(dir + path.sep)) {
-      body.resume();
-      body.on('end', next);
-      return;
-    }
-    if (header.type === 'directory') {
-      fs.mkdirSync(dest, { recursive: true });
-      body.resume();
-      body.on('end', next);
-      return;
-    }
-    if (header.type !== 'file' && header.type !== 'contiguous-file') {
-      body.resume(); // symlinks, devices: not part of an image archive's meaning
-      body.on('end', next);
-      return;
-    }
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    const out = fs.createWriteStream(dest);
-    pipeline(body, out).then(() => next(), next);
-  });
+  const opts: tarFs.ExtractOptions & { chown: boolean } = {
+    ignore: (_name, header) => header?.type !== 'file' && header?.type !== 'directory',
+    chown: false, // (tar-fs 3's option; @types/tar-fs 2 does not list it)
+    readable: true,
+    writable: true,
+  };
+  const extract = tarFs.extract(dir, opts);
   try {
     await pipeline(stream, extract);
   } catch (err) {
