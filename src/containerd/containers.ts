@@ -39,3 +39,9 @@ export async function setLabel(ctr: Containerd, id: string, key: string, value: 
 export async function remove(ctr: Containerd, id: string): Promise<void> {
   await ignoreNotFound(() => ctr.containers.Delete({ id }));
 }
+
+/** The ids of the containers that carry label `key` (berth's own: a kubelet's in another namespace are never seen). */
+export async function idsWithLabel(ctr: Containerd, key: string): Promise<string[]> {
+  const r = await ctr.containers.List({ filters: [] });
+  return (r.containers ?? []).filter((c) => c.labels && Object.hasOwn(c.labels, key)).map((c) => c.id);
+}

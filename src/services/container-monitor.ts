@@ -2,7 +2,10 @@
 // records each exit once and publishes die exactly once, restart policies with their back-off, OOM reports, and the
 // reconciliation with what containerd kept while berth was down.
 import type { Containerd } from '../containerd/client';
+import * as fs from 'node:fs';
 import * as taskApi from '../containerd/tasks';
+import * as containerApi from '../containerd/containers';
+import * as snapshotApi from '../containerd/snapshots';
 import { isGrpcNotFound } from '../containerd/errors';
 import type { Logger } from '../log';
 import { ContainerIO } from '../runtime/io';
@@ -12,6 +15,7 @@ import { fromProtoTime, rfc3339Nano } from '../translate/time';
 import type { ContainerRecord } from '../types/container';
 import type { ContainerNetworking } from './container-network';
 import type { ContainerLive } from './container-live';
+import { SNAPSHOTTER } from './images';
 
 export interface ContainerMonitorDeps {
   ctr: Containerd;
@@ -27,7 +31,14 @@ export interface ContainerMonitorDeps {
 }
 
 export class ContainerMonitor {
+  private closed = false;
+
   constructor(private readonly d: ContainerMonitorDeps) {}
+
+  /** Stops the exit watchers' retries (shutdown). */
+  close(): void {
+    this.closed = true;
+  }
 
   private get ctr(): Containerd {
     return this.d.ctr;
@@ -42,15 +53,22 @@ export class ContainerMonitor {
     void (async () => {
       let status = 255;
       let exitedAt = now();
-      try {
-        const w = await taskApi.wait(this.ctr, id);
-        status = w.exitStatus;
-        const t = fromProtoTime(w.exitedAt);
-        if (t.seconds > 0) exitedAt = t;
-      } catch (err) {
-        if (!isGrpcNotFound(err)) {
-          this.d.logger.warn('wait failed', { id, err: String(err) });
-          return; // containerd went away; reconcile at the next start picks it up
+      // containerd may restart while the task runs (its shim keeps the task and its exit status): Wait is asked
+      // again, with a back-off, until containerd answers, so an exit during the restart is still recorded and its
+      // die published (the exit event of that moment went to a containerd that was gone).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const w = await taskApi.wait(this.ctr, id);
+          status = w.exitStatus;
+          const t = fromProtoTime(w.exitedAt);
+          if (t.seconds > 0) exitedAt = t;
+          break;
+        } catch (err) {
+          if (isGrpcNotFound(err)) break;
+          const rec = this.d.store.get(id);
+          if (this.closed || !rec?.State.Running || rec.State.Pid !== pid || live.recordedPid === pid) return;
+          if (attempt === 0) this.d.logger.warn('wait failed; asking again until containerd answers', { id, err: String(err) });
+          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2000)));
         }
       }
       await this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
@@ -217,6 +235,22 @@ export class ContainerMonitor {
       await taskApi.kill(this.ctr, t.id, 9, { all: true }).catch(() => undefined);
       await taskApi.remove(this.ctr, t.id).catch(() => undefined);
     }
+    await this.collectOrphans(known);
+  }
+
+  /**
+   * A create killed after its containerd container and before its record (SIGKILL at any moment) leaves a container
+   * labelled berth.name, its snapshots (<id>, <id>-init, <id>-init-key) and a folder without a record: all removed,
+   * so nothing berth does not list stays in its namespace.
+   */
+  private async collectOrphans(known: Set<string>): Promise<void> {
+    const orphans = (await containerApi.idsWithLabel(this.ctr, 'berth.name')).filter((id) => !known.has(id));
+    for (const id of orphans) {
+      for (const key of [id, `${id}-init`, `${id}-init-key`]) await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+      await containerApi.remove(this.ctr, id).catch((err) => this.d.logger.warn('cannot remove an orphaned container', { id, err: String(err) }));
+      this.d.logger.info('removed a container left by an interrupted create', { id });
+    }
+    for (const id of this.d.store.strays()) await fs.promises.rm(this.d.store.dir(id), { recursive: true, force: true });
   }
 
   /**

@@ -409,6 +409,7 @@ export class ContainerService {
 
   /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
   close(): void {
+    this.monitor.close();
     this.live.logReader.close();
     for (const l of this.live.values()) {
       l.io?.close();

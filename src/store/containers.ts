@@ -52,6 +52,11 @@ export class ContainerStore {
     return crypto.randomBytes(32).toString('hex');
   }
 
+  /** Folders under the store with no record: a create killed before its record was written. */
+  strays(): string[] {
+    return fs.readdirSync(this.root).filter((id) => !this.byId.has(id) && !fs.existsSync(this.file(id)));
+  }
+
   all(): ContainerRecord[] {
     return [...this.byId.values()];
   }

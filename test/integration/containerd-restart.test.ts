@@ -11,6 +11,7 @@ import { DEFAULTS } from '../../src/config';
 import { silentLogger } from '../../src/log';
 import { request } from '../helpers/berth';
 import { socketAlive } from '../../src/containerd/supervisor';
+import { buildBusyboxImage } from '../helpers/busybox-image';
 
 function kill(pid: number, sig: NodeJS.Signals = 'SIGKILL'): void {
   try {
@@ -72,6 +73,39 @@ test('berth starts its own containerd when none is given, and restarts it when i
     expect(Number(fs.readFileSync(pidFile, 'utf8'))).not.toBe(pid1);
     expect((await daemon.ctr.waitReady(15_000)).version).toMatch(/^1\./);
     expect(await socketAlive(path.join(config.execRoot, 'containerd', 'containerd.sock'))).toBe(true);
+  } finally {
+    await daemon.close();
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    kill(pid, 'SIGTERM');
+    await waitGone(pid);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a container that exits while containerd restarts: wait returns its code and die reaches /events', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-own-exit-'));
+  const socket = path.join(dir, 'b.sock');
+  const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), namespace: 'berth-own-exit', cgroupParent: '/berth-own-exit' };
+  const daemon = await startDaemon(config, silentLogger());
+  const pidFile = path.join(config.execRoot, 'containerd', 'containerd.pid');
+  try {
+    expect((await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['busybox:latest'] }) })).status).toBe(200);
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const id = (await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['sh', '-c', 'sleep 1; exit 7'], HostConfig: { NetworkMode: 'none' } } })).json().Id;
+    expect((await request(socket, 'POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+    // containerd dies at once and stays down while the container exits (the shim keeps its exit status)
+    const pid1 = Number(fs.readFileSync(pidFile, 'utf8'));
+    kill(pid1);
+    await waitGone(pid1);
+    const wait = request(socket, 'POST', `/v1.24/containers/${id}/wait`);
+    expect((await wait).json()).toEqual({ StatusCode: 7 });
+    expect(Number(fs.readFileSync(pidFile, 'utf8'))).not.toBe(pid1);
+    const state = (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().State;
+    expect(state).toMatchObject({ Running: false, ExitCode: 7, Status: 'exited' });
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const events = (await request(socket, 'GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent(JSON.stringify({ event: ['die'] }))}`)).text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.map((e) => [e.id, e.Actor.Attributes.exitCode])).toEqual([[id, '7']]);
+    await request(socket, 'DELETE', `/v1.24/containers/${id}`);
   } finally {
     await daemon.close();
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));

@@ -1,6 +1,12 @@
 // Regressions for the findings of issue 19's fuzz run (10,000 seeded malformed requests): each request as the fuzzer
 // sent it, with the reference engine's answer (a 500 of the reference for a client's mistake is a 400 here).
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as tar from 'tar-stream';
+import * as containerApi from '../../src/containerd/containers';
+import * as snapshotApi from '../../src/containerd/snapshots';
+import { isGrpcNotFound } from '../../src/containerd/errors';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 
@@ -123,4 +129,24 @@ test("bodies nested deeper than Go's decoder allows: 400 with its message, on ev
   const r = await b.request('POST', '/v1.24/volumes/create', { body: { Name: 'fz-vol', Labels: { x: '['.repeat(20000) } } });
   expect(r.status).toBe(201);
   expect((await b.request('DELETE', '/v1.24/volumes/fz-vol')).status).toBe(204);
+});
+
+test('a create killed before its record: its containerd container, snapshots and folder are collected at the next start', async () => {
+  const id = crypto.randomBytes(32).toString('hex');
+  const ctr = b.daemon.ctr;
+  // what a SIGKILL between containerd's Create and the record's write leaves (the fault run found 2 containers, 2 snapshots)
+  await containerApi.create(ctr, { id, image: 'docker.io/library/busybox:latest', labels: { 'berth.name': '/fz-orphan', 'berth.image': 'x' }, snapshotter: 'overlayfs', snapshotKey: id });
+  await snapshotApi.prepare(ctr, 'overlayfs', `${id}-init-key`, '');
+  await snapshotApi.prepare(ctr, 'overlayfs', id, '');
+  fs.mkdirSync(path.join(b.config.dataRoot, 'containers', id));
+  const kept = (await b.request('POST', '/v1.24/containers/create?name=fz-kept', { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'none' } } })).json().Id;
+  await b.restart();
+  const gone = (p: Promise<unknown>) => p.then(() => false, (err) => isGrpcNotFound(err));
+  expect(await gone(b.daemon.ctr.containers.Get({ id }))).toBe(true);
+  for (const key of [id, `${id}-init-key`]) expect(await gone(snapshotApi.stat(b.daemon.ctr, 'overlayfs', key))).toBe(true);
+  expect(fs.existsSync(path.join(b.config.dataRoot, 'containers', id))).toBe(false);
+  // a container with a record stays, with its snapshots
+  expect((await b.request('GET', '/v1.24/containers/fz-kept/json')).status).toBe(200);
+  await snapshotApi.stat(b.daemon.ctr, 'overlayfs', kept);
+  expect((await b.request('DELETE', '/v1.24/containers/fz-kept')).status).toBe(204);
 });
