@@ -32,6 +32,15 @@ async function waitGone(pid: number): Promise<void> {
   }
 }
 
+/** Stops a daemon with its own containerd (pid in pidFile) and removes its folder. */
+async function stopOwn(daemon: { close(): Promise<void> }, pidFile: string, dir: string): Promise<void> {
+  await daemon.close();
+  const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+  kill(pid, 'SIGTERM');
+  await waitGone(pid);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 test('the client reconnects after containerd is killed and started again', async () => {
   const ctd: PrivateContainerd = await startPrivateContainerd();
   const ctr = new Containerd({ address: ctd.address, namespace: 'berth-reconnect' });
@@ -74,11 +83,7 @@ test('berth starts its own containerd when none is given, and restarts it when i
     expect((await daemon.ctr.waitReady(15_000)).version).toMatch(/^1\./);
     expect(await socketAlive(path.join(config.execRoot, 'containerd', 'containerd.sock'))).toBe(true);
   } finally {
-    await daemon.close();
-    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    kill(pid, 'SIGTERM');
-    await waitGone(pid);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopOwn(daemon, pidFile, dir);
   }
 });
 
@@ -107,10 +112,6 @@ test('a container that exits while containerd restarts: wait returns its code an
     expect(events.map((e) => [e.id, e.Actor.Attributes.exitCode])).toEqual([[id, '7']]);
     await request(socket, 'DELETE', `/v1.24/containers/${id}`);
   } finally {
-    await daemon.close();
-    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    kill(pid, 'SIGTERM');
-    await waitGone(pid);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopOwn(daemon, pidFile, dir);
   }
 });
