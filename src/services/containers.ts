@@ -58,6 +58,8 @@ export class ContainerService {
   private readonly monitor: ContainerMonitor;
   private readonly config: ContainerConfigurator;
   private readonly removeHooks: ((id: string) => void)[] = [];
+  /** Containers whose removal is under way: a second remove is a 409, as the engine's. */
+  private readonly removing = new Set<string>();
 
   constructor(private readonly d: ContainerServiceDeps) {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
@@ -315,6 +317,16 @@ export class ContainerService {
 
   async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
     const rec = this.find(ref);
+    if (this.removing.has(rec.Id)) throw conflict(`removal of container ${ref} is already in progress`);
+    this.removing.add(rec.Id);
+    try {
+      await this.removeOnce(rec, opts);
+    } finally {
+      this.removing.delete(rec.Id);
+    }
+  }
+
+  private async removeOnce(rec: ContainerRecord, opts: { force: boolean; volumes: boolean }): Promise<void> {
     if (rec.State.Restarting && !rec.State.Running) {
       if (!opts.force) throw conflict(`You cannot remove a restarting container ${rec.Id}. Stop the container before attempting removal or force remove`);
       this.monitor.cancelRestart(rec);
@@ -330,17 +342,24 @@ export class ContainerService {
       await this.monitor.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';
-    // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
     const live = this.live.liveOf(rec.Id);
-    await live.exitCleanup;
-    if (live.teardown) await live.teardownRecorded;
-    else await deleteNetns(rec.Id).catch(() => undefined);
-    await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
-    await snapshotApi.remove(this.ctr, SNAPSHOTTER, rec.Id);
-    await snapshotApi.remove(this.ctr, SNAPSHOTTER, `${rec.Id}-init`);
-    await containerApi.remove(this.ctr, rec.Id);
-    await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
-    await this.d.store.delete(rec);
+    try {
+      // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
+      await live.exitCleanup;
+      if (live.teardown) await live.teardownRecorded;
+      else await deleteNetns(rec.Id).catch(() => undefined);
+      await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
+      await snapshotApi.remove(this.ctr, SNAPSHOTTER, rec.Id);
+      await snapshotApi.remove(this.ctr, SNAPSHOTTER, `${rec.Id}-init`);
+      await containerApi.remove(this.ctr, rec.Id);
+      await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
+      await this.d.store.delete(rec);
+    } catch (err) {
+      // As the engine's SetRemovalError: the container is dead (never left "Removal In Progress"); a later remove retries.
+      rec.State = { ...rec.State, Status: 'dead', Dead: true };
+      await this.d.store.save(rec).catch(() => undefined);
+      throw err;
+    }
     this.live.delete(rec.Id);
     if (opts.volumes)
       for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.d.volumes.usersOf(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
@@ -399,7 +418,16 @@ export class ContainerService {
   update(ref: string, u: HostConfig): Promise<string[]> { return this.config.update(ref, u); }
   onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void { this.monitor.onTaskExit(id, pid, status, exitedAt); }
   onOOM(id: string): void { this.monitor.onOOM(id); }
-  reconcile(): Promise<void> { return this.monitor.reconcile(); }
+  /**
+   * What containerd kept while berth was down; then, as the engine's restore does, a removal a SIGKILL interrupted
+   * (a record left 'removing') is finished.
+   */
+  async reconcile(): Promise<void> {
+    await this.monitor.reconcile();
+    for (const rec of this.d.store.all().filter((r) => r.State.Status === 'removing')) {
+      await this.remove(rec.Id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot finish an interrupted removal', { id: rec.Id, err: String(err) }));
+    }
+  }
   startWithPolicies(): Promise<void> { return this.monitor.startWithPolicies(); }
   subscribeOutput(id: string, fn: OutputListener, onEnd: () => void): () => void { return this.live.subscribeOutput(id, fn, onEnd); }
   logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> { return this.live.logEntries(id, streams, emit); }

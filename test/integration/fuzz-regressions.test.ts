@@ -150,3 +150,24 @@ test('a create killed before its record: its containerd container, snapshots and
   await snapshotApi.stat(b.daemon.ctr, 'overlayfs', kept);
   expect((await b.request('DELETE', '/v1.24/containers/fz-kept')).status).toBe(204);
 });
+
+test('never left "Removal In Progress": a second remove is 409; a removal a SIGKILL interrupted is finished at start', async () => {
+  const mk = async () => (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'none' } } })).json().Id as string;
+  const id = await mk();
+  const both = await Promise.all([b.request('DELETE', `/v1.24/containers/${id}`), b.request('DELETE', `/v1.24/containers/${id}`)]);
+  const answers = both.map((r) => `${r.status} ${r.text ? JSON.parse(r.text).message : ''}`).sort();
+  expect(answers[0]).toBe('204 ');
+  expect([`404 No such container: ${id}`, `409 removal of container ${id} is already in progress`]).toContain(answers[1]);
+  expect((await b.request('GET', `/v1.24/containers/${id}/json`)).status).toBe(404);
+
+  // a record written while its removal was under way, then berth killed
+  const id2 = await mk();
+  const file = path.join(b.config.dataRoot, 'containers', id2, 'config.v2.json');
+  const rec = JSON.parse(fs.readFileSync(file, 'utf8'));
+  rec.State.Status = 'removing';
+  fs.writeFileSync(file, JSON.stringify(rec));
+  await b.restart();
+  expect((await b.request('GET', `/v1.24/containers/${id2}/json`)).status).toBe(404);
+  expect((await b.request('GET', '/v1.24/containers/json?all=1')).text).not.toContain(id2);
+  expect(await snapshotApi.stat(b.daemon.ctr, 'overlayfs', id2).then(() => 'kept', (err) => (isGrpcNotFound(err) ? 'gone' : String(err)))).toBe('gone');
+});
