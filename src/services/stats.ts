@@ -40,7 +40,7 @@ function netCounters(pid: number): Record<string, NetCounters> {
 async function readStats(ctr: Containerd, id: string, pid: number): Promise<StatsReading> {
   const metrics = await taskApi.metrics(ctr, id);
   if (!metrics) throw conflict(`Container ${id} is not running`);
-  return { read: rfc3339Nano(now()), metrics, systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid) };
+  return { read: rfc3339Nano(now()), metrics, systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, networks: netCounters(pid), memTotal: os.totalmem() };
 }
 
 const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemCpuNs: 0, onlineCpus: 0, networks: {} };

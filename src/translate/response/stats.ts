@@ -1,5 +1,5 @@
-// Stats samples in the engine's shape per API version — pure. Input: containerd's cgroup v1 metrics (decoded),
-// the host's total CPU time, and the network counters read from the container's namespace.
+// Stats samples in the engine's shape per API version — pure. Input: containerd's cgroup metrics (decoded; v1, or
+// v2 on a unified-hierarchy host), the host's total CPU time, and the network counters of the container's namespace.
 import { ApiVersion, supports } from '../version/features';
 
 export interface NetCounters {
@@ -15,15 +15,63 @@ export interface NetCounters {
 
 export interface StatsReading {
   read: string;
-  metrics: any; // io.containerd.cgroups.v1.Metrics, longs as strings
+  metrics: any; // io.containerd.cgroups.v1.Metrics or io.containerd.cgroups.v2.Metrics, longs as strings
   systemCpuNs: number;
+  /** The host's memory: a v2 limit above it (no limit set) is reported as it, as the engine does. */
+  memTotal?: number;
   onlineCpus: number;
   networks: Record<string, NetCounters>;
 }
 
 const n = (x: unknown): number => Number(x ?? 0);
 
+/** containerd's cgroup v2 metrics (the unified hierarchy) carry cpu.usage_usec / memory.usage_limit. */
+export function isV2Metrics(m: any): boolean {
+  return m?.cpu?.usage_usec !== undefined || m?.memory?.usage_limit !== undefined || m?.io !== undefined;
+}
+
+/** The v2 memory.stat keys the engine passes on, in its order. */
+const MEM_V2_KEYS = [
+  'anon', 'file', 'kernel_stack', 'slab', 'sock', 'shmem', 'file_mapped', 'file_dirty', 'file_writeback', 'anon_thp', 'inactive_anon', 'active_anon', 'inactive_file', 'active_file',
+  'unevictable', 'slab_reclaimable', 'slab_unreclaimable', 'pgfault', 'pgmajfault', 'workingset_refault', 'workingset_activate', 'workingset_nodereclaim', 'pgrefill', 'pgscan', 'pgsteal',
+  'pgactivate', 'pgdeactivate', 'pglazyfree', 'pglazyfreed', 'thp_fault_alloc', 'thp_collapse_alloc',
+];
+
+/** The engine's cgroup v2 stats (statsV2): no per-CPU usage, no max_usage, v2 memory.stat names, io.stat bytes only. */
+function v2Parts(r: StatsReading | undefined): { cpu: Record<string, unknown>; memory: Record<string, unknown>; blkio: Record<string, unknown>; pids: Record<string, number> } {
+  const m = r?.metrics ?? {};
+  const c = m.cpu ?? {};
+  const cpu = {
+    cpu_usage: { total_usage: n(c.usage_usec) * 1000, usage_in_kernelmode: n(c.system_usec) * 1000, usage_in_usermode: n(c.user_usec) * 1000 },
+    ...(r ? { system_cpu_usage: r.systemCpuNs } : {}),
+    throttling_data: { periods: n(c.nr_periods), throttled_periods: n(c.nr_throttled), throttled_time: n(c.throttled_usec) * 1000 },
+  };
+  const mem = m.memory ?? {};
+  const stats = Object.fromEntries(MEM_V2_KEYS.map((k) => [k, n(mem[k])]));
+  let limit = n(mem.usage_limit);
+  if (r?.memTotal && limit > r.memTotal) limit = r.memTotal;
+  const failcnt = n(m.memory_events?.oom);
+  const memory = { ...(n(mem.usage) ? { usage: n(mem.usage) } : {}), stats, ...(failcnt ? { failcnt } : {}), ...(limit ? { limit } : {}) };
+  const io = (m.io?.usage ?? []).flatMap((e: any) => [
+    { major: n(e.major), minor: n(e.minor), op: 'read', value: n(e.rbytes) },
+    { major: n(e.major), minor: n(e.minor), op: 'write', value: n(e.wbytes) },
+  ]);
+  const blkio = {
+    io_service_bytes_recursive: io.length ? io : null,
+    io_serviced_recursive: null,
+    io_queue_recursive: null,
+    io_service_time_recursive: null,
+    io_wait_time_recursive: null,
+    io_merged_recursive: null,
+    io_time_recursive: null,
+    sectors_recursive: null,
+  };
+  const pids = { ...(n(m.pids?.current) ? { current: n(m.pids?.current) } : {}), ...(n(m.pids?.limit) ? { limit: n(m.pids?.limit) } : {}) };
+  return { cpu, memory, blkio, pids };
+}
+
 function cpuStats(r: StatsReading | undefined): Record<string, unknown> {
+  if (r && isV2Metrics(r.metrics)) return v2Parts(r).cpu;
   if (!r) return { cpu_usage: { total_usage: 0, usage_in_kernelmode: 0, usage_in_usermode: 0 }, throttling_data: { periods: 0, throttled_periods: 0, throttled_time: 0 } };
   const c = r.metrics?.cpu ?? {};
   return {
@@ -55,6 +103,7 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
   }
   delete stats.total_hierarchical_memory_limit;
   const blk = (entries: any[] | undefined) => (entries ?? []).map((e) => ({ major: n(e.major), minor: n(e.minor), op: e.op, value: n(e.value) }));
+  if (isV2Metrics(m)) return shapeStats(cur, prev, v, who, v2Parts(cur));
   const out: Record<string, unknown> = { read: cur.read };
   if (supports(v, 'StatsPreCPU')) out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
   if (supports(v, 'StatsPids')) out.pids_stats = { current: n(m.pids?.current), ...(n(m.pids?.limit) ? { limit: n(m.pids?.limit) } : {}) };
@@ -74,12 +123,32 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
   if (supports(v, 'StatsPreCPU')) out.precpu_stats = cpuStats(prev);
   out.memory_stats = { usage: n(mem.usage?.usage), max_usage: n(mem.usage?.max), stats, failcnt: n(mem.usage?.failcnt), limit: n(mem.usage?.limit) };
   if (supports(v, 'StatsNetworks')) out.networks = cur.networks;
-  else {
-    const total: NetCounters = { rx_bytes: 0, rx_dropped: 0, rx_errors: 0, rx_packets: 0, tx_bytes: 0, tx_dropped: 0, tx_errors: 0, tx_packets: 0 };
-    for (const c of Object.values(cur.networks)) for (const k of Object.keys(total) as (keyof NetCounters)[]) total[k] += c[k];
-    out.network = total;
-  }
+  else out.network = sumNetworks(cur.networks);
   // Newer CLIs print the container from these; older ones ignore them.
   if (who) Object.assign(out, { name: who.name, id: who.id });
   return out;
+}
+
+/** The v2 sample: the same fields and order as v1's, filled from v2Parts. */
+function shapeStats(cur: StatsReading, prev: StatsReading | undefined, v: ApiVersion, who: { id: string; name: string } | undefined, p: ReturnType<typeof v2Parts>): Record<string, unknown> {
+  const out: Record<string, unknown> = { read: cur.read };
+  if (supports(v, 'StatsPreCPU')) out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
+  if (supports(v, 'StatsPids')) out.pids_stats = p.pids;
+  out.blkio_stats = p.blkio;
+  out.num_procs = 0;
+  out.storage_stats = {};
+  out.cpu_stats = p.cpu;
+  if (supports(v, 'StatsPreCPU')) out.precpu_stats = cpuStats(prev);
+  out.memory_stats = p.memory;
+  if (supports(v, 'StatsNetworks')) out.networks = cur.networks;
+  else out.network = sumNetworks(cur.networks);
+  if (who) Object.assign(out, { name: who.name, id: who.id });
+  return out;
+}
+
+/** Before 1.21 (StatsNetworks): one `network` object, the sum over the interfaces. */
+function sumNetworks(networks: Record<string, NetCounters>): NetCounters {
+  const total: NetCounters = { rx_bytes: 0, rx_dropped: 0, rx_errors: 0, rx_packets: 0, tx_bytes: 0, tx_dropped: 0, tx_errors: 0, tx_packets: 0 };
+  for (const c of Object.values(networks)) for (const k of Object.keys(total) as (keyof NetCounters)[]) total[k] += c[k];
+  return total;
 }
