@@ -31,7 +31,7 @@ export interface ContainerLookup {
 
 export function networkRoutes(networks: NetworksBackend, networking: NetworkEndpointsBackend, containers: ContainerLookup): Route[] {
   const views = (n: NetworkRecord): NetworkEndpointView[] =>
-    networking.endpointsOn(n.Id).map(({ rec, ep }) => ({ id: rec.Id, name: rec.Name.slice(1), endpointId: ep.endpointId ?? '', mac: ep.mac, ip: ep.ip, prefixLen: ep.prefixLen }));
+    networking.endpointsOn(n.Id).map(({ rec, ep }) => ({ id: rec.Id, name: rec.Name.slice(1), endpointId: ep.endpointId ?? '', mac: ep.mac, ip: ep.ip, prefixLen: ep.prefixLen, ip6: ep.ip6, prefixLen6: ep.prefixLen6 }));
   const show = (n: NetworkRecord, v: ApiVersion, inspect: boolean) => toNetworkJSON(n, v, views(n), inspect);
   /** Before 1.24 the spec lists no 403 for operations on predefined networks: the error is a server error. */
   const predefinedError = (err: unknown, v: ApiVersion): never => {

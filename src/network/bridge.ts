@@ -72,6 +72,9 @@ export interface BridgeOptions {
   subnet: string;
   gateway?: string;
   ipRange?: string;
+  /** The IPv6 subnet and gateway of a dual-stack network (EnableIPv6). */
+  subnet6?: string;
+  gateway6?: string;
   /** Addresses the allocator must never hand out (IPAM AuxiliaryAddresses). */
   reserved?: string[];
   internal?: boolean;
@@ -83,6 +86,8 @@ export interface AttachOptions {
   ports?: PortRequest;
   /** A fixed address (EndpointConfig IPAMConfig.IPv4Address). */
   ip?: string;
+  /** A fixed IPv6 address (IPAMConfig.IPv6Address) on a dual-stack network. */
+  ip6?: string;
   /** A fixed MAC address for the interface (Config.MacAddress, on the container's primary network). */
   mac?: string;
 }
@@ -158,7 +163,12 @@ export class BridgeNetwork {
           ipMasq: false,
           hairpinMode: true,
           capabilities: { ips: true, mac: true },
-          ipam: { type: 'host-local', ranges: [[range]], ...(opts.internal ? {} : { routes: [{ dst: '0.0.0.0/0' }] }), dataDir: this.ipamDir },
+          ipam: {
+            type: 'host-local',
+            ranges: opts.subnet6 ? [[range], [{ subnet: opts.subnet6, ...(opts.gateway6 ? { gateway: opts.gateway6 } : {}) }]] : [[range]],
+            ...(opts.internal ? {} : { routes: [{ dst: '0.0.0.0/0' }, ...(opts.subnet6 ? [{ dst: '::/0' }] : [])] }),
+            dataDir: this.ipamDir,
+          },
         },
         { type: 'portmap', capabilities: { portMappings: true }, snat: true },
       ],
@@ -192,7 +202,8 @@ export class BridgeNetwork {
     await this.ready;
     const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
     const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
-    if (a.ip) runtimeConfig.ips = [`${a.ip}/${this.opts.subnet.split('/')[1]}`];
+    const ips = [...(a.ip ? [`${a.ip}/${this.opts.subnet.split('/')[1]}`] : []), ...(a.ip6 && this.opts.subnet6 ? [`${a.ip6}/${this.opts.subnet6.split('/')[1]}`] : [])];
+    if (ips.length) runtimeConfig.ips = ips;
     if (a.mac) runtimeConfig.mac = a.mac;
     const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
     const list = this.listFor(plan.mappings.length > 0);
@@ -203,11 +214,17 @@ export class BridgeNetwork {
       await delNetworkList(list, args).catch(() => undefined);
       throw err;
     }
-    const ip = result?.ips?.[0];
+    const ip = result?.ips?.find((x) => !x.address.includes(':'));
     if (!ip) throw systemError('CNI bridge returned no address');
+    const v6 = result?.ips?.find((x) => x.address.includes(':'));
     const [addr, prefix] = ip.address.split('/');
     const iface = result?.interfaces?.find((i) => i.sandbox);
-    return { ifname: a.ifname, ip: addr, prefixLen: Number(prefix), gateway: this.opts.internal ? '' : ip.gateway ?? '', mac: iface?.mac ?? '', ports: plan.ports, mappings: plan.mappings, result };
+    const [addr6, prefix6] = v6 ? v6.address.split('/') : ['', '0'];
+    return {
+      ifname: a.ifname, ip: addr, prefixLen: Number(prefix), gateway: this.opts.internal ? '' : ip.gateway ?? '',
+      ip6: addr6, prefixLen6: Number(prefix6), gateway6: v6 && !this.opts.internal ? v6.gateway ?? '' : '',
+      mac: iface?.mac ?? '', ports: plan.ports, mappings: plan.mappings, result,
+    };
   }
 
   async detach(containerId: string, ns: string, ep: Endpoint): Promise<void> {
@@ -222,7 +239,7 @@ export class BridgeNetwork {
     const dir = path.join(this.ipamDir, this.opts.cniName);
     let n = 0;
     for (const f of await fs.promises.readdir(dir).catch(() => [] as string[])) {
-      if (!/^\d+\.\d+\.\d+\.\d+$/.test(f)) continue;
+      if (!/^\d+\.\d+\.\d+\.\d+$/.test(f) && !/^[0-9a-f:]+$/.test(f)) continue;
       const owner = (await fs.promises.readFile(path.join(dir, f), 'utf8').catch(() => '')).split(/\r?\n/)[0].trim();
       if (!owner || owner === 'reserved' || running.has(owner)) continue;
       await fs.promises.rm(path.join(dir, f), { force: true });

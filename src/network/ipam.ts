@@ -77,3 +77,79 @@ export function rangeBounds(range: string, subnet: string): { rangeStart: string
   const end = !small && last(r) === last(s) ? last(r) - 1 : last(r);
   return { rangeStart: intToIp(start), rangeEnd: intToIp(end) };
 }
+
+/** IPv6 (dual-stack networks): the same questions with 128-bit addresses. */
+export function isIPv6(addrOrCidr: string): boolean {
+  return addrOrCidr.includes(':');
+}
+
+function ip6ToBig(ip: string): bigint {
+  const halves = ip.split('::');
+  if (halves.length > 2 || !/^[0-9a-fA-F:]+$/.test(ip)) throw invalidParameter(`invalid IP address: ${ip}`);
+  const part = (h: string) => (h ? h.split(':') : []);
+  const head = part(halves[0]);
+  const tail = halves.length === 2 ? part(halves[1]) : [];
+  const fill = 8 - head.length - tail.length;
+  if ((halves.length === 1 && fill !== 0) || fill < 0) throw invalidParameter(`invalid IP address: ${ip}`);
+  const groups = [...head, ...Array(halves.length === 2 ? fill : 0).fill('0'), ...tail];
+  let n = 0n;
+  for (const g of groups) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) throw invalidParameter(`invalid IP address: ${ip}`);
+    n = (n << 16n) | BigInt(parseInt(g, 16));
+  }
+  return n;
+}
+
+function bigToIp6(n: bigint): string {
+  const groups: string[] = [];
+  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
+  // the longest run of zero groups becomes "::", as Go prints it
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== '0') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === '0') j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j;
+  }
+  if (best < 0) return groups.join(':');
+  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
+}
+
+export interface Cidr6 {
+  base: bigint;
+  prefix: number;
+}
+
+const mask6 = (prefix: number): bigint => (prefix === 0 ? 0n : ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - prefix)) - 1n));
+
+export function parseCidr6(s: string): Cidr6 {
+  const m = /^([0-9a-fA-F:]+)\/(\d{1,3})$/.exec(s);
+  if (!m || Number(m[2]) > 128) throw invalidParameter(`invalid CIDR address: ${s}`);
+  const prefix = Number(m[2]);
+  return { base: ip6ToBig(m[1]) & mask6(prefix), prefix };
+}
+
+export function contains6(c: Cidr6, ip: string): boolean {
+  return (ip6ToBig(ip) & mask6(c.prefix)) === c.base;
+}
+
+export function overlaps6(a: Cidr6, b: Cidr6): boolean {
+  const p = Math.min(a.prefix, b.prefix);
+  return (a.base & mask6(p)) === (b.base & mask6(p));
+}
+
+/** A subnet's first address, the engine's default IPv6 gateway too. */
+export function defaultGateway6(subnet: string): string {
+  return bigToIp6(parseCidr6(subnet).base + 1n);
+}
+
+/** Whether two subnets of any family overlap (different families never do). */
+export function overlapsAny(a: string, b: string): boolean {
+  if (isIPv6(a) !== isIPv6(b)) return false;
+  return isIPv6(a) ? overlaps6(parseCidr6(a), parseCidr6(b)) : overlaps(parseCidr(a), parseCidr(b));
+}

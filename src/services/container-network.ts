@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { BerthError, conflict, invalidParameter, notFound } from '../errors';
 import type { Logger } from '../log';
 import { setupLoopback } from '../network/bridge';
-import { contains, parseCidr } from '../network/ipam';
+import { contains, contains6, isIPv6, parseCidr, parseCidr6 } from '../network/ipam';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
@@ -92,14 +92,16 @@ export class ContainerNetworking {
     const cfg = own(endpoints, name) ?? own(endpoints, net.Name) ?? own(endpoints, net.Id) ?? (given.length ? own(endpoints, given[0]) : undefined);
     if (cfg?.Aliases?.length && (net.Predefined)) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     if (cfg?.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    if (cfg?.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
     return { [net.Name]: { NetworkID: net.Id, Aliases: cfg?.Aliases ?? null, IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null } };
   }
 
   private checkAddress(net: NetworkRecord, ip: string): void {
     if (net.Predefined) throw invalidParameter('user specified IP address is supported on user defined networks only');
     if (!net.ConfiguredSubnet) throw invalidParameter('user specified IP address is supported only when connecting to networks with user configured subnets');
-    const subnet = net.IPAM.Config[0]?.Subnet;
-    if (!subnet || !contains(parseCidr(subnet), ip)) throw invalidParameter(`no configured subnet or ip-range contain the IP address ${ip}`);
+    const v6 = isIPv6(ip);
+    const subnet = net.IPAM.Config.find((c) => c.Subnet && isIPv6(c.Subnet) === v6)?.Subnet;
+    if (!subnet || !(v6 ? contains6(parseCidr6(subnet), ip) : contains(parseCidr(subnet), ip))) throw invalidParameter(`no configured subnet or ip-range contain the IP address ${ip}`);
   }
 
   /** Configured networks; records from before user networks existed only had the mode. */
@@ -162,7 +164,7 @@ export class ContainerNetworking {
     const driver = this.d.networks.driver(net.Id);
     if (!driver) throw invalidParameter(`network ${net.Name} cannot be joined`);
     const ports = primary ? { exposed: Object.keys(rec.Config.ExposedPorts ?? {}), bindings: rec.HostConfig.PortBindings ?? {}, publishAll: !!rec.HostConfig.PublishAllPorts } : undefined;
-    const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined, mac: (primary && rec.Config.MacAddress) || undefined });
+    const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined, ip6: cfg.IPAMConfig?.IPv6Address || undefined, mac: (primary && rec.Config.MacAddress) || undefined });
     this.d.networks.publishEndpoint('connect', net, rec.Id);
     return { ...ep, network: net.Name, networkId: net.Id, endpointId: crypto.randomBytes(32).toString('hex') };
   }
@@ -202,6 +204,7 @@ export class ContainerNetworking {
     if (nets[net.Name] && (!rec.State.Running || rec.Endpoints?.[net.Name])) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
     if (cfg.Aliases?.length && net.Predefined) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     if (cfg.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    if (cfg.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
     const ec: EndpointConfig = { NetworkID: net.Id, Aliases: cfg.Aliases ?? null, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
     if (rec.State.Running) {
       const used = new Set(Object.values(rec.Endpoints ?? {}).map((e) => e.ifname));

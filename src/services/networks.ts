@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { BerthError, conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
 import type { Logger } from '../log';
 import { BridgeNetwork } from '../network/bridge';
-import { contains, defaultGateway, overlaps, parseCidr, pickSubnet } from '../network/ipam';
+import { contains, contains6, defaultGateway, defaultGateway6, isIPv6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet } from '../network/ipam';
 import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
@@ -89,7 +89,8 @@ export class NetworkService {
   }
 
   private makeDriver(n: NetworkRecord): BridgeNetwork {
-    const ipam = n.IPAM.Config[0] ?? {};
+    const ipam = n.IPAM.Config.find((c) => !c.Subnet || !isIPv6(c.Subnet)) ?? {};
+    const ipam6 = n.EnableIPv6 ? n.IPAM.Config.find((c) => c.Subnet && isIPv6(c.Subnet)) : undefined;
     const subnet = ipam.Subnet ?? this.o.bridgeSubnet;
     return new BridgeNetwork(
       {
@@ -98,6 +99,8 @@ export class NetworkService {
         subnet,
         gateway: ipam.Gateway,
         ipRange: ipam.IPRange,
+        subnet6: ipam6?.Subnet,
+        gateway6: ipam6?.Gateway,
         reserved: Object.values(ipam.AuxiliaryAddresses ?? {}),
         internal: n.Internal,
         dataRoot: this.o.dataRoot,
@@ -146,7 +149,7 @@ export class NetworkService {
 
   /** Subnets already used by berth's networks and by the host's routes. */
   private async takenSubnets(): Promise<string[]> {
-    const out = this.list().flatMap((n) => n.IPAM.Config.map((c) => c.Subnet).filter((s): s is string => !!s));
+    const out = this.list().flatMap((n) => n.IPAM.Config.map((c) => c.Subnet).filter((s): s is string => !!s && !isIPv6(s)));
     try {
       const { stdout } = await execFileP('ip', ['-4', 'route', 'show']);
       for (const line of stdout.split('\n')) {
@@ -176,7 +179,11 @@ export class NetworkService {
       warning = `Network with name ${name} (id : ${same.Id}) already exists`;
     }
     if (req.IPAM?.Driver && req.IPAM.Driver !== 'default') throw notFound(`plugin "${req.IPAM.Driver}" not found`);
-    const config = await this.ipamConfig(req.IPAM?.Config ?? []);
+    const given = req.IPAM?.Config ?? [];
+    // Dual stack as the engine: IPv6 subnets are listed after the IPv4 ones (which get a default pool when only
+    // IPv6 ones are given) and used with EnableIPv6 only; without it the engine lists them with no gateway.
+    const v6 = this.ipamConfig6(given.filter((g) => g.Subnet && isIPv6(g.Subnet)));
+    const config = [...(await this.ipamConfig(given.filter((g) => !g.Subnet || !isIPv6(g.Subnet)))), ...(req.EnableIPv6 ? v6 : v6.map((c) => ({ Subnet: c.Subnet })))];
     const id = crypto.randomBytes(32).toString('hex');
     const rec: NetworkRecord = {
       Name: name,
@@ -199,6 +206,23 @@ export class NetworkService {
     return { id, warning };
   }
 
+  /** The IPv6 IPAM configs of a dual-stack network: subnet and gateway (the subnet's first address by default). */
+  private ipamConfig6(given: IPAMEntry[]): IPAMEntry[] {
+    if (given.length > 1) throw invalidParameter('berth supports one IPv6 subnet per network');
+    return given.map((g) => {
+      let subnet;
+      try {
+        subnet = parseCidr6(g.Subnet!);
+      } catch (err) {
+        throw invalidParameter(`Invalid subnet ${g.Subnet} : ${(err as Error).message}`);
+      }
+      if (this.list().some((n) => n.IPAM.Config.some((c) => c.Subnet && overlapsAny(c.Subnet, g.Subnet!)))) throw forbidden('Pool overlaps with other one on this address space');
+      const gw = g.Gateway || defaultGateway6(g.Subnet!);
+      if (!contains6(subnet, gw)) throw invalidParameter(`failed to allocate gateway (${gw}): Requested address is out of range`);
+      return { Subnet: g.Subnet, Gateway: gw };
+    });
+  }
+
   /** Validates the IPAM configs, choosing a free default pool when none is given. */
   private async ipamConfig(given: (IPAMEntry & { AuxAddress?: Record<string, string> })[]): Promise<IPAMEntry[]> {
     const taken = await this.takenSubnets();
@@ -215,7 +239,7 @@ export class NetworkService {
       } catch (err) {
         throw systemError(`Invalid subnet ${g.Subnet} : ${(err as Error).message}`);
       }
-      const clash = this.list().find((n) => n.IPAM.Config.some((c) => c.Subnet && overlaps(parseCidr(c.Subnet), subnet)));
+      const clash = this.list().find((n) => n.IPAM.Config.some((c) => c.Subnet && !isIPv6(c.Subnet) && overlaps(parseCidr(c.Subnet), subnet)));
       if (clash) throw forbidden(`Pool overlaps with other one on this address space`);
       const e: IPAMEntry = { Subnet: g.Subnet };
       if (g.IPRange) {

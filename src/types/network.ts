@@ -51,6 +51,10 @@ export interface Endpoint {
   ip: string;
   prefixLen: number;
   gateway: string;
+  /** the IPv6 address, prefix and gateway on a dual-stack network ('' and 0 otherwise) */
+  ip6?: string;
+  prefixLen6?: number;
+  gateway6?: string;
   mac: string;
   /** "80/tcp" → bindings as published */
   ports: Record<string, PortBinding[] | null>;

@@ -9,7 +9,7 @@ const berth = berthWithBusybox();
 let b: TestBerth;
 const results = new Map<string, { result?: any; error?: string; trace?: string }>();
 
-const CASES = ['exec_output', 'exec_missing_binary', 'healthcheck', 'logs_follow', 'run_attach_cp_volumes', 'networks_links_mac'];
+const CASES = ['exec_output', 'exec_missing_binary', 'healthcheck', 'logs_follow', 'run_attach_cp_volumes', 'networks_links_mac', 'ipv6'];
 
 beforeAll(async () => {
   b = berth();
@@ -86,4 +86,14 @@ test('network aliases, endpoint links to a stopped container, remove_container(l
   expect(r.links_before).toEqual(['/dpy-la:/dpy-lb/mylink']);
   expect(r.links_after).toBeNull();
   expect(r.mac).toEqual(['92:d0:c6:0a:29:33', '92:d0:c6:0a:29:33']);
+});
+
+test('IPv6: EnableIPv6 with an IPv6 IPAM subnet makes a dual-stack network; a fixed IPv6Address; peers reach it over IPv6', () => {
+  const r = result('ipv6');
+  expect(r.EnableIPv6).toBe(true);
+  // the IPv4 side gets a default pool, listed first, as the reference lists it
+  expect(r.subnets).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+\.\d+\/\d+$/), '2001:db8:b::/64']);
+  expect([r.GlobalIPv6Address, r.GlobalIPv6PrefixLen, r.IPv6Gateway]).toEqual(['2001:db8:b::f00', 64, '2001:db8:b::1']);
+  expect(r.IPAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+  expect(r.ping).toBe(0);
 });

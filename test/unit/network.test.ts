@@ -1,4 +1,4 @@
-import { defaultGateway, overlaps, parseCidr, pickSubnet, rangeBounds, contains } from '../../src/network/ipam';
+import { contains, contains6, defaultGateway, defaultGateway6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../../src/network/ipam';
 import { linkEnv, modeNetwork, ownsNetns, parseLink } from '../../src/services/container-network';
 import type { ContainerRecord } from '../../src/types/container';
 
@@ -55,5 +55,17 @@ describe('container networking helpers', () => {
       'MY_CACHE_NAME=/web/my-cache',
       'MY_CACHE_ENV_SECRET=x',
     ]);
+  });
+});
+
+describe('IPv6 address arithmetic (dual-stack networks)', () => {
+  test('CIDRs, containment, overlaps across families, the default gateway printed as Go prints it', () => {
+    expect(defaultGateway6('2001:db8:b::/64')).toBe('2001:db8:b::1');
+    expect(defaultGateway6('fd00:0:0:1::/64')).toBe('fd00:0:0:1::1');
+    expect(contains6(parseCidr6('2001:db8:b::/64'), '2001:db8:b::f00')).toBe(true);
+    expect(contains6(parseCidr6('2001:db8:b::/64'), '2001:db8:c::1')).toBe(false);
+    expect(overlapsAny('2001:db8::/32', '2001:db8:b::/64')).toBe(true);
+    expect(overlapsAny('10.0.0.0/8', '2001:db8:b::/64')).toBe(false);
+    expect(() => parseCidr6('2001:db8:::/64')).toThrow('invalid');
   });
 });

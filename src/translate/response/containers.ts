@@ -187,7 +187,7 @@ function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<
     // The engine fills NetworkID in when the container first joins the network, at its first start.
     NetworkID: rec.State.StartedAt !== NEVER ? (cfg?.NetworkID ?? '') : '', EndpointID: ep?.endpointId ?? '',
     Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0,
-    IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: ep?.mac ?? '',
+    IPv6Gateway: ep?.gateway6 ?? '', GlobalIPv6Address: ep?.ip6 ?? '', GlobalIPv6PrefixLen: ep?.prefixLen6 ?? 0, MacAddress: ep?.mac ?? '',
   };
 }
 

@@ -10,6 +10,8 @@ export interface NetworkEndpointView {
   mac: string;
   ip: string;
   prefixLen: number;
+  ip6?: string;
+  prefixLen6?: number;
 }
 
 export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: NetworkEndpointView[], inspect: boolean): Record<string, unknown> {
@@ -32,7 +34,7 @@ export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: Networ
   out.Containers = Object.fromEntries(
     endpoints.map((e) => [
       e.id,
-      { ...(inspect ? { Name: e.name } : {}), EndpointID: e.endpointId, MacAddress: e.mac, IPv4Address: e.ip ? `${e.ip}/${e.prefixLen}` : '', IPv6Address: '' },
+      { ...(inspect ? { Name: e.name } : {}), EndpointID: e.endpointId, MacAddress: e.mac, IPv4Address: e.ip ? `${e.ip}/${e.prefixLen}` : '', IPv6Address: e.ip6 ? `${e.ip6}/${e.prefixLen6}` : '' },
     ]),
   );
   out.Options = n.Options;
