@@ -211,14 +211,25 @@ export class ClusterState {
     }
   }
 
+  /** Adds a member; one that is already there (a retried call that had succeeded) is not an error. */
   memberAdd(peerURL: string): Promise<void> {
-    return this.reconfigure(() => this.client.cluster.memberAdd({ peerURLs: [peerURL] }));
+    return this.reconfigure(() =>
+      this.client.cluster.memberAdd({ peerURLs: [peerURL] }).catch((err: Error) => {
+        if (!/Peer URLs already exists/i.test(err.message)) throw err;
+      }),
+    );
   }
 
+  /** Removes the member serving `peerURL`; one that is gone already (a retried call) is not an error. */
   async memberRemoveByPeer(peerURL: string): Promise<void> {
     const list = await guard(this.client.cluster.memberList({}));
     const m = list.members.find((x) => x.peerURLs.includes(peerURL));
-    if (m) await this.reconfigure(() => this.client.cluster.memberRemove({ ID: m.ID }));
+    if (!m) return;
+    await this.reconfigure(() =>
+      this.client.cluster.memberRemove({ ID: m.ID }).catch((err: Error) => {
+        if (!/member not found/i.test(err.message)) throw err;
+      }),
+    );
   }
 
   async members(): Promise<{ name: string; peerURLs: string[]; clientURLs: string[] }[]> {

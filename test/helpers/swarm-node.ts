@@ -1,8 +1,10 @@
 // berth nodes for the swarm tests: each a real bin/berthd process (so that a test can SIGKILL it) with its own data
-// root, socket, containerd namespace, bridge name and subnet, advertising 127.0.0.N. close() stops the berthd and
+// root, socket, containerd namespace, bridge name and subnet, advertising 127.P.0.N (P from this process's pid, so
+// that two test runs on one machine never share an address). close() stops the berthd and
 // the etcd member it started (by the pid file under its data root), removes its containerd namespace, bridge and
 // folder — whatever state the test left it in.
 import { execFile, spawn, ChildProcess } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,12 +13,13 @@ import { cleanupNamespace } from './cleanup';
 import { Containerd } from '../../src/containerd/client';
 import { bridgeRules, removeRules } from '../../src/network/bridge';
 
-const ROOT = path.resolve(__dirname, '../..');
+/** The repository (this file runs from test/helpers, or compiled from dist/test/helpers by a bench). */
+const ROOT = [path.resolve(__dirname, '../..'), path.resolve(__dirname, '../../..')].find((d) => fs.existsSync(path.join(d, 'bin', 'berthd')))!;
 
 export interface SwarmNode {
   n: number;
   ip: string;
-  /** The cluster endpoint, 127.0.0.N:PORT. */
+  /** The cluster endpoint, 127.P.0.N:PORT. */
   addr: string;
   socket: string;
   dataRoot: string;
@@ -65,15 +68,21 @@ async function killAndWait(pid: number | undefined, sig: NodeJS.Signals): Promis
   }
 }
 
-/** Node N of a test: 127.0.0.N, cluster port `port` (etcd on port+2 and port+3). */
+/** Address N of this test process: 127.P.0.N, P from the pid (1-254). */
+export function swarmIP(n: number): string {
+  return `127.${1 + (process.pid % 254)}.0.${n}`;
+}
+
+/** Node N of a test: swarmIP(N), cluster port `port` (etcd on port+2 and port+3). */
 export async function startSwarmNode(n: number, port: number): Promise<SwarmNode> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `berth-swarm${n}-`));
   const socket = path.join(dir, 'berth.sock');
   const dataRoot = path.join(dir, 'data');
   const namespace = `berth-swarm-${process.pid}-${n}`;
   const bridge = `bsw${process.pid % 10000}n${n}`;
-  const subnet = `10.252.${n}.0/24`;
-  const ip = `127.0.0.${n}`;
+  // a subnet of its own, apart from other test runs' (as test/helpers/berth.ts picks them)
+  const subnet = `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`;
+  const ip = swarmIP(n);
   const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', 'warn'];
   const launch = async (): Promise<ChildProcess> => {
     const log = fs.openSync(path.join(dir, 'berthd.log'), 'a');

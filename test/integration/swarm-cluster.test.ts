@@ -1,9 +1,9 @@
-// A swarm of three berth nodes on 127.0.0.41-43 (docs/swarm.md): join as worker and as manager with the docker CLI,
+// A swarm of three berth nodes on 127.P.0.41-43 (docs/swarm.md): join as worker and as manager with the docker CLI,
 // token checks, node ls/inspect on managers and the worker's refusals, promote/demote (etcd membership follows),
 // leave and node rm, heartbeats (a node whose berth stops is down), and the faults: the leader killed with -9 (a new
 // leader, the old one down/unreachable within 3 heartbeats, back as a follower after a restart), and quorum lost
 // and regained. One cluster for the whole file; every berthd and etcd is stopped in afterAll.
-import { startSwarmNode, SwarmNode } from '../helpers/swarm-node';
+import { startSwarmNode, swarmIP, SwarmNode } from '../helpers/swarm-node';
 
 const PORT = 23780;
 const HEARTBEAT_S = 2;
@@ -73,8 +73,8 @@ test('init on A; B joins as manager, C as worker; the managers list all three', 
   const badDigest = await join({ JoinToken: [...parts.slice(0, 2), 'b'.repeat(50), parts[3]].join('-') });
   expect(badDigest.status).toBe(400);
   expect(badDigest.json().message).toMatch(/^remote CA does not match fingerprint/);
-  const unreachable = await join({ JoinToken: workerToken, RemoteAddrs: ['127.0.0.49:' + PORT] });
-  expect([unreachable.status, unreachable.json()]).toEqual([503, { message: `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial tcp 127.0.0.49:${PORT}: connect: connection refused"` }]);
+  const unreachable = await join({ JoinToken: workerToken, RemoteAddrs: [`${swarmIP(49)}:${PORT}`] });
+  expect([unreachable.status, unreachable.json()]).toEqual([503, { message: `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial tcp ${swarmIP(49)}:${PORT}: connect: connection refused"` }]);
   const none = await join({ JoinToken: workerToken, RemoteAddrs: [] });
   expect([none.status, none.json()]).toEqual([400, { message: 'at least 1 RemoteAddr is required to join' }]);
   expect((await c.request('GET', '/v1.24/info')).json().Swarm.LocalNodeState).toBe('inactive');
