@@ -147,22 +147,21 @@ export class ClusterService {
   private connect(endpoints: string[], periodMs: number): void {
     const local = this.local!;
     const old = this.state;
-    if (old) {
-      // Calls under way on the old client finish first; its lease and candidacy end with it.
-      void old.stopHeartbeat().catch(() => undefined);
-      setTimeout(() => old.close(), 10_000).unref();
-    }
     this.heartbeatMs = periodMs;
     this.state = new ClusterState(endpoints, this.credentials(), this.deps.logger);
-    this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
+    const beating = this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
+    if (old) {
+      // The old lease ends once the new one holds the alive key (the node never shows down in between); calls
+      // under way on the old client finish first.
+      void beating.then(() => old.stopHeartbeat()).catch(() => undefined);
+      setTimeout(() => old.close(), 10_000).unref();
+    }
   }
 
+  /** A new Dispatcher.HeartbeatPeriod: a lease of the new TTL (the candidacy moves with it). */
   private restartHeartbeat(periodMs: number): void {
     if (periodMs === this.heartbeatMs || !this.local || !this.state) return;
-    this.heartbeatMs = periodMs;
-    const state = this.state;
-    const local = this.local;
-    void state.stopHeartbeat().then(() => state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager'));
+    this.connect(this.local.etcdEndpoints, periodMs);
   }
 
   private async serveJoins(): Promise<void> {
@@ -585,6 +584,15 @@ export class ClusterService {
   }
 
   async updateNode(ref: string, version: number, spec: NodeSpec): Promise<void> {
+    try {
+      await this.updateNodeRecord(ref, version, spec);
+    } catch (err) {
+      this.deps.logger.debug('node update failed', { ref, step: (err as { step?: string }).step, err: String(err) });
+      throw err;
+    }
+  }
+
+  private async updateNodeRecord(ref: string, version: number, spec: NodeSpec): Promise<void> {
     const state = this.manager();
     const views = await this.views(state);
     const v = this.findView(views, ref);
@@ -596,8 +604,8 @@ export class ClusterService {
       if (managers.length <= 1) throw invalidParameter('rpc error: code = FailedPrecondition desc = attempting to demote the last manager of the swarm');
       // Demote: out of the etcd membership first (the node notices its record and stops its member).
       delete next.etcdInitialCluster;
-      await state.memberRemoveByPeer(cur.peerURL);
-      await state.putNode(next, version);
+      await step('etcd member remove', () => state.memberRemoveByPeer(cur.peerURL));
+      await step('record', () => state.putNode(next, version));
       return;
     }
     if (cur.spec.Role === 'worker' && spec.Role === 'manager') {
@@ -679,6 +687,16 @@ export class ClusterService {
  */
 function ttlOf(periodMs: number): number {
   return Math.max(2, Math.ceil(periodMs / 1000));
+}
+
+/** Runs one step of a multi-step change; a failure names the step in the debug log (the error itself is unchanged). */
+async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    (err as { step?: string }).step ??= name;
+    throw err;
+  }
 }
 
 function portOf(addr: string): number {

@@ -148,22 +148,27 @@ export class ClusterState {
    * Heartbeats: a lease with TTL `ttlSec` (etcd3 refreshes it every third of the TTL) carrying `alive/<id>`; a
    * manager also campaigns in the leader election. A lost lease (etcd unreachable past the TTL) is granted again.
    */
-  startHeartbeat(nodeId: string, ttlSec: number, manager: boolean): void {
-    if (this.closed) return;
+  startHeartbeat(nodeId: string, ttlSec: number, manager: boolean): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const lease = this.client.lease(ttlSec, { autoKeepAlive: true });
     this.lease = lease;
     lease.on('lost', () => {
       if (this.closed || this.lease !== lease) return;
       this.logger.warn('swarm heartbeat lease lost; granting a new one');
       this.stopCampaign();
-      setTimeout(() => this.startHeartbeat(nodeId, ttlSec, manager), 500).unref();
+      setTimeout(() => void this.startHeartbeat(nodeId, ttlSec, manager), 500).unref();
     });
-    lease
+    if (manager) this.startCampaign(nodeId, ttlSec);
+    return lease
       .put(K.alive(nodeId))
       .value(String(Date.now()))
       .exec()
-      .catch((err) => this.logger.warn('swarm heartbeat failed', { err: String(err) }));
-    if (manager) this.startCampaign(nodeId, ttlSec);
+      .then(
+        () => undefined,
+        (err) => {
+          this.logger.warn('swarm heartbeat failed', { err: String(err) });
+        },
+      );
   }
 
   private startCampaign(nodeId: string, ttlSec: number): void {
@@ -195,40 +200,44 @@ export class ClusterState {
   }
 
   /**
-   * A membership change. etcd refuses one while a member that (re)joined less than 5 s ago is not yet connected to
-   * all peers ("unhealthy cluster"): that is retried for up to 15 s.
+   * A membership change, then `done()` checked when the call failed: a call whose first attempt was applied but
+   * answered an error (a timeout under load, then a retry that finds the member added or gone) is a success. etcd
+   * refuses a change while a member that (re)joined less than 5 s ago is not yet connected to all peers ("unhealthy
+   * cluster"): that is retried for up to 15 s.
    */
-  private async reconfigure(change: () => Promise<unknown>): Promise<void> {
+  private async reconfigure(change: () => Promise<unknown>, done: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + 15_000;
     for (;;) {
       try {
         await guard(change());
         return;
       } catch (err) {
+        if (await done().catch(() => false)) return;
         if (!(err instanceof BerthError && /unhealthy cluster|not enough started members/.test(err.message)) || Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
   }
 
-  /** Adds a member; one that is already there (a retried call that had succeeded) is not an error. */
+  private async memberByPeer(peerURL: string) {
+    const list = await guard(this.client.cluster.memberList({}));
+    return list.members.find((x) => x.peerURLs.includes(peerURL));
+  }
+
   memberAdd(peerURL: string): Promise<void> {
-    return this.reconfigure(() =>
-      this.client.cluster.memberAdd({ peerURLs: [peerURL] }).catch((err: Error) => {
-        if (!/Peer URLs already exists/i.test(err.message)) throw err;
-      }),
+    return this.reconfigure(
+      () => this.client.cluster.memberAdd({ peerURLs: [peerURL] }),
+      async () => !!(await this.memberByPeer(peerURL)),
     );
   }
 
-  /** Removes the member serving `peerURL`; one that is gone already (a retried call) is not an error. */
+  /** Removes the member serving `peerURL` (none: nothing to do). */
   async memberRemoveByPeer(peerURL: string): Promise<void> {
-    const list = await guard(this.client.cluster.memberList({}));
-    const m = list.members.find((x) => x.peerURLs.includes(peerURL));
+    const m = await this.memberByPeer(peerURL);
     if (!m) return;
-    await this.reconfigure(() =>
-      this.client.cluster.memberRemove({ ID: m.ID }).catch((err: Error) => {
-        if (!/member not found/i.test(err.message)) throw err;
-      }),
+    await this.reconfigure(
+      () => this.client.cluster.memberRemove({ ID: m.ID }),
+      async () => !(await this.memberByPeer(peerURL)),
     );
   }
 

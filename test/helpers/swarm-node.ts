@@ -83,7 +83,7 @@ export async function startSwarmNode(n: number, port: number): Promise<SwarmNode
   // a subnet of its own, apart from other test runs' (as test/helpers/berth.ts picks them)
   const subnet = `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`;
   const ip = swarmIP(n);
-  const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', 'warn'];
+  const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', process.env.BERTH_SWARM_TEST_LOGS ? 'debug' : 'warn'];
   const launch = async (): Promise<ChildProcess> => {
     const log = fs.openSync(path.join(dir, 'berthd.log'), 'a');
     const child = spawn(path.join(ROOT, 'bin/berthd'), args, { stdio: ['ignore', log, log] });
@@ -132,6 +132,14 @@ export async function startSwarmNode(n: number, port: number): Promise<SwarmNode
       ctr.close();
       await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
       await removeRules(bridgeRules(bridge, subnet, false)).catch(() => undefined);
+      // BERTH_SWARM_TEST_LOGS=dir keeps each node's berthd and etcd logs there (for a failure to understand)
+      const keep = process.env.BERTH_SWARM_TEST_LOGS;
+      if (keep) {
+        fs.mkdirSync(keep, { recursive: true });
+        for (const f of [path.join(dir, 'berthd.log'), path.join(dataRoot, 'swarm', 'etcd.log')]) {
+          if (fs.existsSync(f)) fs.copyFileSync(f, path.join(keep, `node${n}-${path.basename(f)}`));
+        }
+      }
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
