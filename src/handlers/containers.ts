@@ -31,7 +31,7 @@ export interface ContainersBackend {
   start(ref: string): Promise<void>;
   stop(ref: string, timeoutSec?: number): Promise<void>;
   restart(ref: string, timeoutSec?: number): Promise<void>;
-  kill(ref: string, signal?: string): Promise<void>;
+  kill(ref: string, signal?: string, opts?: { stoppedIsDone?: boolean }): Promise<void>;
   wait(ref: string): Promise<number>;
   pause(ref: string): Promise<void>;
   unpause(ref: string): Promise<void>;
@@ -252,8 +252,15 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
     },
     { method: 'post', path: '/containers/:id/stop', handler: async (req, res) => { await containers.stop(id(req), timeout(req)); writeNoContent(res); } },
     { method: 'post', path: '/containers/:id/restart', handler: async (req, res) => { await containers.restart(id(req), timeout(req)); writeNoContent(res); } },
-    { method: 'post', path: '/containers/:id/kill', handler: async (req, res) => { await containers.kill(id(req), queryString(req, 'signal')); writeNoContent(res); } },
-    { method: 'post', path: '/containers/:id/wait', handler: async (req, res) => writeJSON(res, 200, { StatusCode: await containers.wait(id(req)) }) },
+    {
+      method: 'post',
+      path: '/containers/:id/kill',
+      handler: async (req, res) => {
+        await containers.kill(id(req), queryString(req, 'signal'), { stoppedIsDone: !supports(req.apiVersion, 'KillStoppedConflict') });
+        writeNoContent(res);
+      },
+    },
+    { method: 'post', path: '/containers/:id/wait', handler: async (req, res) => writeJSON(res, 200, { StatusCode: await containers.wait(id(req)), Error: null }) },
     { method: 'post', path: '/containers/:id/pause', handler: async (req, res) => { await containers.pause(id(req)); writeNoContent(res); } },
     { method: 'post', path: '/containers/:id/unpause', handler: async (req, res) => { await containers.unpause(id(req)); writeNoContent(res); } },
     { method: 'post', path: '/containers/:id/rename', handler: async (req, res) => { await containers.rename(id(req), queryString(req, 'name') ?? ''); writeNoContent(res); } },

@@ -1,6 +1,7 @@
 // GET /events: replay from the ring (since), then live events until `until` or the client leaves.
 import type { Route } from '../http/app';
 import { queryFilters, queryString } from '../http/query';
+import { invalidParameter } from '../errors';
 import { compileEventFilter, parseEventTime } from '../translate/filters';
 import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
@@ -41,6 +42,9 @@ export function eventRoutes(bus: EventsBackend): Route[] {
         const match = compileEventFilter(queryFilters(req), supports(v, 'EventsBadFilter400'), supports(v, 'EventsDaemon'));
         const since = parseEventTime(queryString(req, 'since'));
         const until = parseEventTime(queryString(req, 'until'));
+        // The spec: "400 bad parameter (since v1.24)".
+        if (since !== undefined && until !== undefined && since > until && supports(v, 'EventsBadFilter400'))
+          throw invalidParameter(`\`since\` time (${queryString(req, 'since')}) cannot be after \`until\` time (${queryString(req, 'until')})`);
         const sub = bus.subscribe(match);
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.flushHeaders();

@@ -2,7 +2,7 @@
 import type { Route } from '../http/app';
 import { param, queryFilters, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
-import { BerthError, invalidParameter, isKind, systemError } from '../errors';
+import { invalidParameter, isKind, systemError } from '../errors';
 import { decodeNetworkConnect, decodeNetworkCreate, decodeNetworkDisconnect } from '../translate/request/bodies';
 import { checkFilterKeys, filterNetworks, networkFilterKeys } from '../translate/filters';
 import { NetworkEndpointView, toNetworkJSON } from '../translate/response/networks';
@@ -33,7 +33,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
   const views = (n: NetworkRecord): NetworkEndpointView[] =>
     networking.endpointsOn(n.Id).map(({ rec, ep }) => ({ id: rec.Id, name: rec.Name.slice(1), endpointId: ep.endpointId ?? '', mac: ep.mac, ip: ep.ip, prefixLen: ep.prefixLen, ip6: ep.ip6, prefixLen6: ep.prefixLen6 }));
   const show = (n: NetworkRecord, v: ApiVersion, inspect: boolean) => toNetworkJSON(n, v, views(n), inspect);
-  /** Before 1.24 the spec lists no 403 for operations on predefined networks: the error is a server error. */
+  /** Before 1.24 the spec's Create lists no 403 for a predefined network's name: the error is a server error. */
   const predefinedError = (err: unknown, v: ApiVersion): never => {
     if (isKind(err, 'Forbidden') && !supports(v, 'NetworkPredefined403') && /predefined|pre-defined/.test(err.message)) throw systemError(err.message);
     throw err;
@@ -90,7 +90,8 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'delete',
       path: '/networks/:id',
       handler: async (req, res) => {
-        await networking.removeNetwork(param(req, 'id')).catch((err: BerthError) => predefinedError(err, req.apiVersion));
+        // The spec's Remove lists "403 not supported for pre-defined networks" at every version (Create: since v1.24).
+        await networking.removeNetwork(param(req, 'id'));
         if (supports(req.apiVersion, 'NetworkDelete204')) writeNoContent(res);
         else res.status(200).end();
       },

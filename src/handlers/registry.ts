@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import type { Readable } from 'node:stream';
 import type { Route } from '../http/app';
-import { param, queryString, queryStrings, readJSON } from '../http/query';
+import { param, queryString, queryStrings, readBody, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { invalidParameter } from '../errors';
 import { parseReference } from '../translate/reference';
@@ -91,7 +91,14 @@ export function registryRoutes(registry: RegistryBackend): Route[] {
       path: /^\/images\/(?<name>.+)\/push$/,
       handler: async (req, res) => {
         const name = param(req, 'name');
-        const creds = decodeAuthHeader(req.header('x-registry-auth'));
+        const header = req.header('x-registry-auth');
+        let creds = decodeAuthHeader(header);
+        if (!header) {
+          // As the engine: without the header the credentials are read from the body (the old form); no body is 400.
+          const body = await readBody(req);
+          if (body.length === 0) throw invalidParameter('Bad parameters and missing X-Registry-Auth: EOF');
+          creds = decodeAuthHeader(body.toString('base64'));
+        }
         await streamOperation(res, (progress, signal) => registry.push(name, queryString(req, 'tag'), creds, progress, signal));
       },
     },

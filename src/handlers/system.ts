@@ -35,9 +35,9 @@ export function systemRoutes(system: SystemBackend, swarmSection?: SwarmSection)
     {
       method: 'get',
       path: '/info',
-      handler: async (req, res) => {
+      handler: async (_req, res) => {
         const [info, swarm] = await Promise.all([system.info(), swarmSection?.()]);
-        const json = toInfoJSON(info, req.apiVersion);
+        const json = toInfoJSON(info);
         if (swarm && 'Swarm' in json) json.Swarm = swarm;
         writeJSON(res, 200, json);
       },

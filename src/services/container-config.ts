@@ -72,6 +72,11 @@ export function withDaemonLogDefaults(lc: { Type?: string; Config?: Record<strin
 /** A plugin volume's mount failed: the start fails with the engine's message, the container stays created. */
 export class VolumeMountError extends Error {}
 
+/** Whether the kernel has per-cgroup blkio weights (cgroup v1 blkio.weight or v2 io.weight / io.bfq.weight). */
+function blkioWeightSupported(): boolean {
+  return ['/sys/fs/cgroup/blkio/blkio.weight', '/sys/fs/cgroup/io.weight', '/sys/fs/cgroup/io.bfq.weight'].some((f) => fs.existsSync(f));
+}
+
 export class ContainerConfigurator {
   private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
 
@@ -388,6 +393,12 @@ export class ContainerConfigurator {
     const rec = this.d.store.find(ref);
     const fields: (keyof HostConfig)[] = ['BlkioWeight', 'CpuShares', 'CpuPeriod', 'CpuQuota', 'CpusetCpus', 'CpusetMems', 'Memory', 'MemorySwap', 'MemoryReservation', 'KernelMemory', 'PidsLimit'];
     const next: HostConfig = { ...rec.HostConfig };
+    const warnings: string[] = [];
+    if (u.BlkioWeight && !blkioWeightSupported()) {
+      // As the engine on a kernel without blkio weights: the weight is discarded with a warning, not checked.
+      warnings.push('Your kernel does not support Block I/O weight or the cgroup is not mounted. Weight discarded.');
+      u = { ...u, BlkioWeight: undefined };
+    }
     for (const f of fields) if (u[f] !== undefined && u[f] !== null && u[f] !== 0 && u[f] !== '') (next as Record<string, unknown>)[f] = u[f];
     if (u.RestartPolicy?.Name !== undefined) {
       next.RestartPolicy = u.RestartPolicy;
@@ -412,7 +423,7 @@ export class ContainerConfigurator {
     rec.HostConfig = next;
     await this.d.store.save(rec);
     this.publish(rec, 'update');
-    return [];
+    return warnings;
   }
 
   /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */

@@ -28,6 +28,8 @@ export interface ContainerMonitorDeps {
   start: (id: string) => Promise<void>;
   /** Unmounts a container's plugin volumes (after its exit; for one found stopped at reconcile). */
   unmountVolumes: (rec: ContainerRecord) => Promise<void>;
+  /** The events that close a run (after die and the network teardown): predefined networks left, volumes unmounted. */
+  runEnded: (rec: ContainerRecord) => void;
 }
 
 export class ContainerMonitor {
@@ -111,6 +113,7 @@ export class ContainerMonitor {
       const t = this.teardownNetwork(rec); // clears the endpoints before the record is written below
       live.teardownRecorded = t.recorded;
       live.teardown = t.done.finally(() => {
+        this.d.runEnded(rec);
         live.teardown = undefined;
         live.teardownRecorded = undefined;
       });

@@ -128,6 +128,13 @@ export class ContainerNetworking {
     return this.d.networks.remove(ref, (id) => this.endpointsOn(id).length > 0);
   }
 
+  /** The join or leave event of a container in NetworkMode host or none (no endpoint is plugged for those). */
+  announcePredefined(rec: ContainerRecord, action: 'connect' | 'disconnect'): void {
+    const mode = rec.HostConfig.NetworkMode ?? '';
+    const net = mode === 'none' || mode === 'host' ? this.d.networks.tryFind(mode) : undefined;
+    if (net) this.d.networks.publishEndpoint(action, net, rec.Id);
+  }
+
   /** Running containers with a live endpoint on the network (the network's "Containers"). */
   endpointsOn(networkId: string): { rec: ContainerRecord; ep: Endpoint }[] {
     const out: { rec: ContainerRecord; ep: Endpoint }[] = [];

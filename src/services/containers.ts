@@ -65,7 +65,14 @@ export class ContainerService {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
     this.live = new ContainerLive(d.store);
     this.config = new ContainerConfigurator(d, publish);
-    this.monitor = new ContainerMonitor({ ...d, live: this.live, publish, start: (id) => this.start(id), unmountVolumes: (rec) => this.config.unmountPluginVolumes(rec) });
+    this.monitor = new ContainerMonitor({
+      ...d,
+      live: this.live,
+      publish,
+      start: (id) => this.start(id),
+      unmountVolumes: (rec) => this.config.unmountPluginVolumes(rec),
+      runEnded: (rec) => this.runEvents(rec, 'end'),
+    });
   }
 
   private get ctr(): Containerd {
@@ -109,6 +116,24 @@ export class ContainerService {
   private async setupNetwork(rec: ContainerRecord): Promise<void> {
     await this.d.networking.setup(rec);
     await this.d.networking.afterChange(rec);
+  }
+
+  /**
+   * The network and volume events around a run, in the reference's order: at its start (after the joins of bridge
+   * networks) the join of a predefined host or none network and the mounts of named volumes; at its end (after die
+   * and the bridge networks' disconnects) the predefined network's disconnect and the unmounts.
+   */
+  private runEvents(rec: ContainerRecord, edge: 'start' | 'end'): void {
+    this.d.networking.announcePredefined(rec, edge === 'start' ? 'connect' : 'disconnect');
+    for (const m of rec.MountPoints ?? []) {
+      if (m.Type !== 'volume' || !m.Name) continue;
+      if (edge === 'start') this.d.volumes.mounted(m.Name, rec.Id, m.Destination, m.RW);
+      else this.d.volumes.unmounted(m.Name, rec.Id);
+    }
+  }
+
+  volumeUsers(name: string): string[] {
+    return this.d.store.all().filter((c) => (c.MountPoints ?? []).some((m) => m.Name === name)).map((c) => c.Id);
   }
 
   // ---- start / exit -------------------------------------------------------------------------------------
@@ -160,6 +185,7 @@ export class ContainerService {
       rec.HasBeenManuallyStopped = false;
       // start goes out and the run is watched before the record write: a process that exits at once is seen
       // exiting by the containerd event, after its start.
+      this.runEvents(rec, 'start');
       this.publish(rec, 'start');
       this.monitor.watchExit(rec.Id);
       live.startSaved = this.d.store.save(rec).catch((err) => {
@@ -228,13 +254,19 @@ export class ContainerService {
       await taskApi.kill(this.ctr, rec.Id, 9, { all: true }).catch(() => undefined);
       await this.monitor.waitExit(rec.Id);
     }
+    // As the reference: stop comes after the run's network disconnects.
+    await this.live.liveOf(rec.Id).teardown?.catch(() => undefined);
     this.publish(rec, 'stop');
   }
 
-  async kill(ref: string, signal?: string): Promise<void> {
+  /** `stoppedIsDone`: a container that is not running counts as killed (the engine's answer to old clients). */
+  async kill(ref: string, signal?: string, opts: { stoppedIsDone?: boolean } = {}): Promise<void> {
     const rec = this.find(ref);
     const sig = parseSignal(signal);
-    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    if (!rec.State.Running) {
+      if (opts.stoppedIsDone) return;
+      throw conflict(`Cannot kill container: ${ref}: Container ${rec.Id} is not running`);
+    }
     if (rec.State.Paused && sig !== 9) throw conflict(`Container ${rec.Id} is paused. Unpause the container before stopping or killing`);
     if (sig === 9) rec.HasBeenManuallyStopped = true;
     this.publish(rec, 'kill', { signal: String(sig) });

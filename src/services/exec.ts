@@ -66,7 +66,7 @@ export class ExecService {
     if (!cfg.Cmd || cfg.Cmd.length === 0) throw invalidParameter('No exec command specified');
     const id = crypto.randomBytes(32).toString('hex');
     this.execs.set(id, { id, containerId: rec.Id, config: cfg, running: false, exitCode: null, pid: 0, started: false });
-    this.publish(rec, `exec_create: ${cfg.Cmd.join(' ')}`);
+    this.publish(rec, `exec_create: ${cfg.Cmd[0]} ${cfg.Cmd.slice(1).join(' ')}`, { execID: id });
     return id;
   }
 
@@ -140,7 +140,7 @@ export class ExecService {
       if (io) io.stdinReady = true;
       e.pid = pid;
       e.running = true;
-      this.publish(rec, `exec_start: ${cfg.Cmd.join(' ')}`);
+      this.publish(rec, `exec_start: ${cfg.Cmd[0]} ${cfg.Cmd.slice(1).join(' ')}`, { execID: id });
       e.done = (async () => {
         const w = await waited.catch(() => ({ exitStatus: 126 }));
         if (io) await Promise.race([io.done, new Promise((r) => setTimeout(r, 2000))]);

@@ -19,6 +19,8 @@ import type { Image__Output } from '../containerd/gen/containerd/services/images
 import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
 import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
+import { now } from '../runtime/clock';
+import { rfc3339Nano } from '../translate/time';
 
 export const SNAPSHOTTER = 'overlayfs';
 const MT_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -33,6 +35,8 @@ function layerSize(labels: Record<string, string> | null | undefined, fallback: 
 }
 /** The image a commit started from (the engine's Parent; pulled and loaded images have none). */
 const LABEL_PARENT = 'berth.parent';
+/** When the name was made by a tag (RFC 3339): the image's Metadata.LastTagTime (loaded and pulled names have none). */
+const LABEL_TAGGED = 'berth.tagged';
 
 export interface ImageServiceDeps {
   ctr: Containerd;
@@ -115,6 +119,12 @@ export class ImageService {
       created: config.created ?? '0001-01-01T00:00:00Z',
       manifestDigest: images[0]?.target?.digest ?? '',
       parent: images.map((i) => i.labels?.[LABEL_PARENT]).find(Boolean) ?? '',
+      // When a name last came to point at it (a tag, pull, load or commit): the latest of its tagged names' records.
+      lastTagTime: images
+        .map((i) => i.labels?.[LABEL_TAGGED])
+        .filter((t): t is string => !!t)
+        .sort()
+        .pop(),
     };
   }
 
@@ -316,7 +326,7 @@ export class ImageService {
   /** Adds a tag (used by the tag endpoint and by commit/pull). */
   async tag(image: ResolvedImage, ref: Reference): Promise<void> {
     const first = (await this.ctr.images.Get({ name: image.names[0] })).image!;
-    await this.setName(fullName(ref), first.target!, first.labels ?? {}, image.id);
+    await this.setName(fullName(ref), first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: rfc3339Nano(now()) }, image.id);
     await this.ctr.images.Delete({ name: danglingName(image.id), sync: false }).catch(() => undefined);
     this.deps.events.publish('image', 'tag', image.id, { name: familiarName(ref) });
   }
@@ -339,7 +349,8 @@ export class ImageService {
       await this.ctr.images.Delete({ name, sync: false });
       const familiar = familiarName(parseReference(name));
       out.push({ Untagged: familiar });
-      this.deps.events.publish('image', 'untag', img.id, { name: familiar });
+      // The reference names the image by its id in an untag event, not by the name removed.
+      this.deps.events.publish('image', 'untag', img.id, { name: img.id });
     };
     if (byName && tags.length > 1) {
       // Removing one of several names only untags.

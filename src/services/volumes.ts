@@ -124,7 +124,10 @@ export class VolumeService {
     const existing = this.vols.get(n);
     if (existing) {
       if (existing.Driver !== 'local') throw conflict(`create ${n}: volume name ${n} already in use with driver ${existing.Driver}`);
-      return existing; // the engine answers create of an existing local volume with that volume
+      // The engine answers create of an existing local volume with that volume, and announces it again (also
+      // when a container's create names it).
+      this.events.publish('volume', 'create', n, { driver: 'local' });
+      return existing;
     }
     for (const k of Object.keys(opts ?? {})) if (!['type', 'device', 'o', 'size'].includes(k)) throw invalidParameter(`create ${n}: invalid option key: "${k}"`);
     const dir = path.join(this.root, n);

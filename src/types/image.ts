@@ -28,6 +28,8 @@ export interface ResolvedImage {
   manifestDigest: string;
   /** The image this one was committed from, '' if none. */
   parent: string;
+  /** When a tag last named it (RFC 3339; undefined: never tagged, e.g. loaded or pulled). */
+  lastTagTime?: string;
 }
 
 export interface DeleteResult {

@@ -120,6 +120,8 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
     if (key === 'Created') return 0;
     // A host process id: only whether there is one (non-zero) is the API's.
     if (key === 'Pid') return value === 0 ? 0 : 1;
+    // The prefix length of the address handed out at start: the bridge's subnet, a host setting.
+    if (key === 'IPPrefixLen') return value === 0 ? 0 : 1;
     // Bytes used by the layers and the writable layer: depend on the storage driver and on what the run wrote.
     if (key === 'SizeRw' || key === 'SizeRootFs') return 0;
     // An image's size (list, inspect, history) depends on the host's busybox binary the test image is built from:

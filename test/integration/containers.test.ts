@@ -70,7 +70,7 @@ describe('container lifecycle against real containerd', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     expect((await inspect(id)).State.ExitCode).toBe(137);
     expect((await post(`/v1.24/containers/${id}/stop`)).status).toBe(304);
-    expect((await post(`/v1.24/containers/${id}/kill`)).json().message).toBe(`Container ${id} is not running`);
+    expect((await post(`/v1.24/containers/${id}/kill`)).json().message).toBe(`Cannot kill container: ${id}: Container ${id} is not running`);
     expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
   });
 

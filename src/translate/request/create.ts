@@ -58,6 +58,13 @@ export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest
   if (!supports(v, 'Healthcheck')) delete config.Healthcheck;
   else if (config.Healthcheck) config.Healthcheck = withoutZeroDurations(config.Healthcheck);
   if (!hostConfig.NetworkMode || hostConfig.NetworkMode === 'default') hostConfig.NetworkMode = 'default';
+  // A body without HostConfig: the reference keeps the engine's zero values for it (no restart policy name, no
+  // runtime named) and its daemon-wide IPC default, where a sent HostConfig gets the per-API-version defaults.
+  if (hostConfigAbsent(body)) Object.assign(hostConfig, { IpcMode: 'private', Runtime: '' });
+  hostConfig.RestartPolicy ??= { Name: '', MaximumRetryCount: 0 };
+  // The engine stores "no preference" for these (the CLI sends -1 and 0).
+  if (hostConfig.MemorySwappiness === -1) hostConfig.MemorySwappiness = null;
+  if (hostConfig.PidsLimit !== undefined && hostConfig.PidsLimit !== null && hostConfig.PidsLimit <= 0) hostConfig.PidsLimit = null;
   return { config, hostConfig, networkingConfig };
 }
 
@@ -70,6 +77,8 @@ function withoutZeroDurations(h: HealthConfig): HealthConfig {
   for (const k of ['Interval', 'Timeout', 'StartPeriod', 'Retries']) if (out[k] === null || out[k] === 0) delete out[k];
   return out;
 }
+
+const hostConfigAbsent = (body: unknown): boolean => (body as { HostConfig?: unknown }).HostConfig === undefined || (body as { HostConfig?: unknown }).HostConfig === null;
 
 const RFC1123 = /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
 export const NAME_PATTERN = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;

@@ -1,5 +1,6 @@
 // Container inspect and list bodies per API version — pure (gather, then shape).
 import { ApiVersion, HOST_CONFIG_FIELD_FEATURES, supports } from '../version/features';
+import { MASKED, READONLY } from '../spec';
 import type { ContainerRecord, HealthState } from '../../types/container';
 import type { PortBinding } from '../../types/network';
 import { own } from '../own';
@@ -75,7 +76,7 @@ function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unkn
   if (c.ExposedPorts && Object.keys(c.ExposedPorts).length) out.ExposedPorts = c.ExposedPorts;
   Object.assign(out, { Tty: !!c.Tty, OpenStdin: !!c.OpenStdin, StdinOnce: !!c.StdinOnce, Env: c.Env ?? null, Cmd: c.Cmd ?? null });
   if (c.Healthcheck && supports(v, 'Healthcheck')) out.Healthcheck = c.Healthcheck;
-  Object.assign(out, { Image: c.Image ?? '', Volumes: c.Volumes ?? null, WorkingDir: c.WorkingDir ?? '', Entrypoint: c.Entrypoint ?? null });
+  Object.assign(out, { Image: c.Image ?? '', Volumes: c.Volumes && Object.keys(c.Volumes).length ? c.Volumes : null, WorkingDir: c.WorkingDir ?? '', Entrypoint: c.Entrypoint ?? null });
   // From 1.21 the engine's Config leaves these two out when unset (omitempty); up to 1.20 they are always shown below.
   if (supports(v, 'InspectConfigOmitsUnsetNetwork')) {
     if (c.NetworkDisabled) out.NetworkDisabled = true;
@@ -133,7 +134,8 @@ function inspectHostConfigFields(rec: ContainerRecord): Record<string, unknown> 
     UsernsMode: hc.UsernsMode ?? '',
     ShmSize: hc.ShmSize || 67108864,
     Sysctls: hc.Sysctls ?? undefined,
-    Runtime: 'runc',
+    // Omitted (empty) for a container created without a HostConfig, as the reference does.
+    Runtime: hc.Runtime === '' ? undefined : (hc.Runtime ?? 'runc'),
     ConsoleSize: hc.ConsoleSize ?? [0, 0],
     Isolation: hc.Isolation ?? '',
     CpuShares: hc.CpuShares ?? 0,
@@ -161,6 +163,18 @@ function inspectHostConfigFields(rec: ContainerRecord): Record<string, unknown> 
     CpuPercent: hc.CpuPercent ?? 0,
     IOMaximumIOps: hc.IOMaximumIOps ?? 0,
     IOMaximumBandwidth: hc.IOMaximumBandwidth ?? 0,
+    // Fields of API versions after 1.24 that the reference sends at every version (the spec's HostConfig table is
+    // silent on them): berth's values for them (no cgroup namespace, no realtime or NanoCpus limits, no device rules
+    // or requests; the default masked and read-only paths, none when privileged).
+    CgroupnsMode: 'host',
+    NanoCpus: 0,
+    CpuRealtimePeriod: 0,
+    CpuRealtimeRuntime: 0,
+    DeviceCgroupRules: null,
+    DeviceRequests: null,
+    KernelMemoryTCP: 0,
+    MaskedPaths: hc.Privileged ? null : [...MASKED],
+    ReadonlyPaths: hc.Privileged ? null : [...READONLY],
   };
 }
 
@@ -188,6 +202,7 @@ function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<
     NetworkID: rec.State.StartedAt !== NEVER ? (cfg?.NetworkID ?? '') : '', EndpointID: ep?.endpointId ?? '',
     Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0,
     IPv6Gateway: ep?.gateway6 ?? '', GlobalIPv6Address: ep?.ip6 ?? '', GlobalIPv6PrefixLen: ep?.prefixLen6 ?? 0, MacAddress: ep?.mac ?? '',
+    DriverOpts: null,
   };
 }
 
@@ -254,6 +269,7 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
     Name: rec.Name,
     RestartCount: rec.RestartCount,
     Driver: rec.Driver,
+    Platform: 'linux',
   };
   if (supports(v, 'InspectExecDriver')) out.ExecDriver = 'containerd';
   Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec, v), GraphDriver: { Name: rec.Driver, Data: null } });

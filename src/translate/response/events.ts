@@ -12,6 +12,8 @@ export function toEventJSON(e: EngineEvent): Record<string, unknown> {
   out.Type = e.Type;
   out.Action = e.Action;
   out.Actor = { ID: e.Actor.ID, Attributes: e.Actor.Attributes };
+  // The spec's event object has no scope; the reference sends "local" on every event of a daemon outside a swarm.
+  out.scope = 'local';
   out.time = e.time;
   out.timeNano = e.timeNano;
   return out;

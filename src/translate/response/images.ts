@@ -1,6 +1,7 @@
 // Image list, inspect and history bodies per API version — pure.
 import { ApiVersion, supports } from '../version/features';
 import type { ResolvedImage } from '../../types/image';
+import { ZERO_TIME } from '../time';
 
 const toUnix = (rfc: string): number => Math.floor(Date.parse(rfc) / 1000) || 0;
 
@@ -48,9 +49,12 @@ export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boole
   // A tagged image with no digest: null, as the engine sends (its list leaves the slice nil; inspect sends []).
   if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? null : ['<none>@<none>'];
   out.Created = toUnix(img.created);
+  // Not in the spec's image summary (silent on them); the reference sends -1 ("not computed") at every version.
+  out.SharedSize = -1;
   out.Size = img.size;
   out.VirtualSize = img.size;
   if (supports(v, 'ImageLabels')) out.Labels = img.config.config?.Labels ?? null;
+  out.Containers = -1;
   return out;
 }
 
@@ -74,6 +78,8 @@ export function toImageInspect(img: ResolvedImage, snapshotter: string): Record<
     VirtualSize: img.size,
     GraphDriver: { Name: snapshotter, Data: null },
     RootFS: { Type: 'layers', Layers: img.diffIds },
+    // Not in the spec's image inspect (silent on it); the reference sends it at every version.
+    Metadata: { LastTagTime: img.lastTagTime ?? ZERO_TIME },
   };
 }
 

@@ -15,7 +15,7 @@ export interface NetworkEndpointView {
 }
 
 export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: NetworkEndpointView[], inspect: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { Name: n.Name, Id: n.Id, Scope: n.Scope, Driver: n.Driver };
+  const out: Record<string, unknown> = { Name: n.Name, Id: n.Id, Created: n.Created, Scope: n.Scope, Driver: n.Driver };
   const v24 = supports(v, 'NetworkIPv6Internal');
   if (v24) out.EnableIPv6 = n.EnableIPv6;
   out.IPAM = {
@@ -31,6 +31,8 @@ export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: Networ
     }),
   };
   if (v24) out.Internal = n.Internal;
+  // Not in the spec's Network (silent on them); the reference sends them at every version.
+  Object.assign(out, { Attachable: false, Ingress: false, ConfigFrom: { Network: '' }, ConfigOnly: false });
   out.Containers = Object.fromEntries(
     endpoints.map((e) => [
       e.id,

@@ -82,6 +82,7 @@ function cpuStats(r: StatsReading | undefined): Record<string, unknown> {
       usage_in_usermode: n(c.usage?.user),
     },
     system_cpu_usage: r.systemCpuNs,
+    ...(r.onlineCpus ? { online_cpus: r.onlineCpus } : {}),
     throttling_data: { periods: n(c.throttling?.periods), throttled_periods: n(c.throttling?.throttled_periods), throttled_time: n(c.throttling?.throttled_time) },
   };
 }
@@ -102,6 +103,8 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
     stats[`total_${wire}`] = n(mem[`total_${key}`]);
   }
   delete stats.total_hierarchical_memory_limit;
+  // The memory+swap limit, when the host accounts swap (cgroup v1 memory.memsw.*).
+  if (mem.hierarchical_swap_limit !== undefined) stats.hierarchical_memsw_limit = n(mem.hierarchical_swap_limit);
   const blk = (entries: any[] | undefined) => (entries ?? []).map((e) => ({ major: n(e.major), minor: n(e.minor), op: e.op, value: n(e.value) }));
   if (isV2Metrics(m)) return shapeStats(cur, prev, v, who, v2Parts(cur));
   const out: Record<string, unknown> = { read: cur.read };
@@ -121,11 +124,13 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
   out.storage_stats = {};
   out.cpu_stats = cpuStats(cur);
   if (supports(v, 'StatsPreCPU')) out.precpu_stats = cpuStats(prev);
-  out.memory_stats = { usage: n(mem.usage?.usage), max_usage: n(mem.usage?.max), stats, failcnt: n(mem.usage?.failcnt), limit: n(mem.usage?.limit) };
+  // failcnt only when non-zero, as the reference (omitempty).
+  const failcnt = n(mem.usage?.failcnt);
+  out.memory_stats = { usage: n(mem.usage?.usage), max_usage: n(mem.usage?.max), stats, ...(failcnt ? { failcnt } : {}), limit: n(mem.usage?.limit) };
   if (supports(v, 'StatsNetworks')) out.networks = cur.networks;
   else out.network = sumNetworks(cur.networks);
   // Newer CLIs print the container from these; older ones ignore them.
-  if (who) Object.assign(out, { name: who.name, id: who.id });
+  if (who && supports(v, 'StatsNameId')) Object.assign(out, { name: who.name, id: who.id });
   return out;
 }
 

@@ -1,11 +1,24 @@
 // /version and /info bodies, per API version — pure.
-import { ApiVersion, MAX_API_VERSION, supports } from '../version/features';
+import { MAX_API_VERSION, MIN_API_VERSION } from '../version/features';
 import type { SystemInfo, VersionInfo } from '../../types/system';
 
+/**
+ * /version: the spec's fields ("Version information": Version, Os, KernelVersion, GoVersion, GitCommit, Arch,
+ * ApiVersion, BuildTime, Experimental) and those the reference sends besides at every version (Platform,
+ * Components, MinAPIVersion).
+ */
 export function toVersionJSON(v: VersionInfo): Record<string, unknown> {
+  const details = { ApiVersion: MAX_API_VERSION, Arch: v.arch, BuildTime: v.buildTime, Experimental: 'false', GitCommit: v.gitCommit, GoVersion: `node ${v.runtime}`, KernelVersion: v.kernelVersion, MinAPIVersion: MIN_API_VERSION, Os: v.os };
   return {
+    Platform: { Name: '' },
+    Components: [
+      { Name: 'Engine', Version: v.version, Details: details },
+      { Name: 'containerd', Version: v.containerd.version, Details: { GitCommit: v.containerd.revision } },
+      { Name: 'runc', Version: v.runc.version, Details: { GitCommit: v.runc.commit } },
+    ],
     Version: v.version,
     ApiVersion: MAX_API_VERSION,
+    MinAPIVersion: MIN_API_VERSION,
     GitCommit: v.gitCommit,
     GoVersion: `node ${v.runtime}`,
     Os: v.os,
@@ -16,7 +29,11 @@ export function toVersionJSON(v: VersionInfo): Record<string, unknown> {
   };
 }
 
-export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, unknown> {
+/**
+ * /info: the spec's fields ("System information") and every one the reference sends besides, at every version (the
+ * spec has no version marker on any of them).
+ */
+export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
   const runtimeLine = `containerd ${i.version.containerd.version}, runc ${i.version.runc.version}`;
   const out: Record<string, unknown> = {
     ID: i.id,
@@ -31,10 +48,11 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
       ['Snapshotter', 'containerd overlayfs'],
     ],
     SystemStatus: null,
-    Plugins: { Volume: i.volumeDrivers, Network: ['bridge', 'host', 'null'], Authorization: null },
+    Plugins: { Volume: i.volumeDrivers, Network: ['bridge', 'host', 'null'], Authorization: null, Log: ['json-file'] },
     MemoryLimit: i.memoryLimit,
     SwapLimit: i.swapLimit,
     KernelMemory: i.kernelMemory,
+    KernelMemoryTCP: i.kernelMemory,
     CpuCfsPeriod: i.cpuCfs,
     CpuCfsQuota: i.cpuCfs,
     CPUShares: i.cpuShares,
@@ -51,9 +69,11 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     ExecutionDriver: runtimeLine,
     LoggingDriver: i.loggingDriver,
     CgroupDriver: 'cgroupfs',
+    CgroupVersion: i.cgroupVersion,
     NEventsListener: i.nEventsListener,
     KernelVersion: i.kernelVersion,
     OperatingSystem: i.operatingSystem,
+    OSVersion: i.osVersion,
     OSType: 'linux',
     Architecture: i.architecture,
     IndexServerAddress: 'https://index.docker.io/v1/',
@@ -62,6 +82,7 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     InitPath: '',
     NCPU: i.ncpu,
     MemTotal: i.memTotal,
+    GenericResources: null,
     DockerRootDir: i.dataRoot,
     HttpProxy: i.httpProxy,
     HttpsProxy: i.httpsProxy,
@@ -73,15 +94,21 @@ export function toInfoJSON(i: SystemInfo, version: ApiVersion): Record<string, u
     ClusterStore: '',
     ClusterAdvertise: '',
   };
-  if (supports(version, 'InfoSwarm')) {
-    Object.assign(out, {
-      SecurityOptions: [],
-      Runtimes: { runc: { path: 'runc' } },
-      DefaultRuntime: 'runc',
-      Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null, Nodes: 0, Managers: 0, Cluster: { ID: '', Version: {}, CreatedAt: '0001-01-01T00:00:00Z', UpdatedAt: '0001-01-01T00:00:00Z', Spec: { Orchestration: {}, Raft: { ElectionTick: 0, HeartbeatTick: 0 }, Dispatcher: {}, CAConfig: {}, TaskDefaults: {} } } },
-      LiveRestoreEnabled: i.liveRestore,
-    });
-  }
+  Object.assign(out, {
+    Runtimes: { 'io.containerd.runc.v2': { path: 'runc' }, runc: { path: 'runc' } },
+    DefaultRuntime: 'runc',
+    // A node outside a swarm; handlers/system puts a member's section in its place.
+    Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null },
+    LiveRestoreEnabled: i.liveRestore,
+    Isolation: '',
+    // berth starts no init process in containers (HostConfig.Init is API 1.25).
+    InitBinary: '',
+    ContainerdCommit: { ID: i.version.containerd.revision, Expected: i.version.containerd.revision },
+    RuncCommit: { ID: i.version.runc.commit, Expected: i.version.runc.commit },
+    InitCommit: { ID: '', Expected: '' },
+    SecurityOptions: ['seccomp'],
+    Warnings: null,
+  });
   return out;
 }
 
@@ -100,5 +127,5 @@ export function toRegistryConfig(insecure: string[], mirrors: string[]): Record<
   }
   if (!cidrs.includes('127.0.0.0/8')) cidrs.push('127.0.0.0/8');
   const sorted = Object.fromEntries(Object.keys(index).sort().map((k) => [k, index[k]]));
-  return { InsecureRegistryCIDRs: cidrs, IndexConfigs: sorted, Mirrors: norm };
+  return { AllowNondistributableArtifactsCIDRs: [], AllowNondistributableArtifactsHostnames: [], InsecureRegistryCIDRs: cidrs, IndexConfigs: sorted, Mirrors: norm };
 }

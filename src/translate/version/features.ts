@@ -16,7 +16,6 @@ export const FEATURES = {
   // errors
   JsonErrors: { since: '1.24' },
   // system
-  InfoSwarm: { since: '1.24' },
   // build
   BuildArgs: { since: '1.21' },
   BuildShmSize: { since: '1.22' },
@@ -49,6 +48,8 @@ export const FEATURES = {
   HostConfigFieldsSince124: { since: '1.24' },
   ConfigPortSpecs: { until: '1.19' },
   MountNameDriverPropagation: { since: '1.22' },
+  // containers: lifecycle (the reference: 204 for a kill of a stopped container before 1.20, 409 from 1.20)
+  KillStoppedConflict: { since: '1.20' },
   // containers: create
   CreateHostnameRFC1123: { since: '1.24' },
   CreateResourcesInConfig: { until: '1.18' },
@@ -68,6 +69,8 @@ export const FEATURES = {
   StatsPreCPU: { since: '1.19' },
   StatsNetworks: { since: '1.22' },
   StatsPids: { since: '1.24' },
+  // the reference names the container in a sample from 1.21 (the spec is silent on name and id)
+  StatsNameId: { since: '1.21' },
   // events
   EventsBadFilter400: { since: '1.24' },
   EventsDaemon: { since: '1.24' },
