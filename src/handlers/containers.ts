@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
-import { hijack, RAW_STREAM } from '../http/hijack';
+import { hijack, RAW_STREAM, writeHijackedError } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
@@ -167,9 +167,11 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   const follow = queryBool(req, 'follow');
   const tty = !!rec.Config.Tty;
   let out: NodeJS.WritableStream;
+  // The spec: 101 when the client asked for the upgrade. The reference's 200 has no Content-Type (the spec names
+  // none) and closes the connection at the end.
   if (req.hijackable) out = hijack(req, res, RAW_STREAM).stream;
   else {
-    res.writeHead(200, { 'Content-Type': RAW_STREAM });
+    res.writeHead(200, { Connection: 'close' });
     res.flushHeaders();
     out = res;
   }
@@ -304,7 +306,16 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
         res.end();
       },
     },
-    { method: 'post', path: '/containers/:id/attach', handler: (req, res) => attach(req, res, containers, events) },
+    {
+      method: 'post',
+      path: '/containers/:id/attach',
+      // Refusals before the stream starts are written as the reference writes them, after its hijack.
+      handler: (req, res) =>
+        attach(req, res, containers, events).catch((err) => {
+          if (req.hijacked) throw err;
+          writeHijackedError(req, err);
+        }),
+    },
     { method: 'get', path: '/containers/:id/logs', handler: (req, res) => logsHandler(req, res, containers) },
     { method: 'get', path: '/containers/:id/attach/ws', handler: (req) => attachWs(req, containers, events) },
   ];

@@ -1,7 +1,9 @@
 // Hijacking the connection for attach and exec start: answer 101 (when the client asked for `Upgrade: tcp`) or
 // 200 with the raw-stream content type, then hand back the duplex socket.
 import type { Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import { Duplex } from 'node:stream';
+import { asBerthError, STATUS_OF_KIND } from '../errors';
 import type { ApiRequest } from './app';
 
 export const RAW_STREAM = 'application/vnd.docker.raw-stream';
@@ -56,4 +58,17 @@ export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM)
   out.push(null);
   res.on('close', () => out.destroy());
   return { stream: out, upgraded: false, head: Buffer.alloc(0) };
+}
+
+/**
+ * An attach refused before its stream starts, as the reference answers it: it hijacks the connection first, so the
+ * error is a bare status line with the raw-stream content type and no other header, the message and CRLF, at every
+ * version and with or without `Upgrade`; then the connection closes.
+ */
+export function writeHijackedError(req: ApiRequest, err: unknown): void {
+  const e = asBerthError(err);
+  const status = STATUS_OF_KIND[e.kind];
+  req.hijacked = true;
+  const socket = req.hijackable?.socket ?? req.socket;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${RAW_STREAM}\r\n\r\n${e.message}\r\n`);
 }

@@ -318,7 +318,7 @@ export class ContainerConfigurator {
       if (p.named) {
         const existed = this.d.volumes.has(p.source);
         // an existing volume is used with whichever driver has it; a new one is made by --volume-driver's
-        const v = existed && !hc.VolumeDriver ? this.d.volumes.get(p.source) : await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
+        const v = existed && !hc.VolumeDriver ? this.d.volumes.reuse(p.source) : await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
         if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
         out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: v.Driver, Mode: p.mode, RW: rw, Propagation: '' });
       } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });

@@ -50,6 +50,13 @@ export class VolumeService {
     return v;
   }
 
+  /** An existing volume named by a container's create: the engine announces it (create) each time, as its API create. */
+  reuse(name: string): Volume {
+    const v = this.get(name);
+    this.events.publish('volume', 'create', name, { driver: v.Driver });
+    return v;
+  }
+
   /** The volumes berth knows and those the active drivers list; a failing driver is a warning, as the engine's. */
   async listAll(): Promise<{ volumes: Volume[]; warnings: string[] }> {
     const out = new Map<string, Volume>();

@@ -75,20 +75,7 @@ const ALLOWED: Allowance[] = [
   { names: /^network inspect default bridge$/, from: '1.22', to: '1.22', diffs: only('reference', '$', ['EnableIPv6', 'Internal', 'Labels']), why: 'spec, "Network": "EnableIPv6 boolean and Internal boolean (since v1.24)", "Labels object (inspect, since v1.24)"' },
   { names: /^network inspect default bridge$/, from: '1.22', to: '1.24', diffs: ['$.IPAM.Config[0].Gateway: only in berth'], why: "left: berth's default bridge names its gateway (the reference's shows only the subnet)" },
   // Not yet.
-  {
-    names: /^minimal: logs$/,
-    from: '1.18',
-    to: '1.24',
-    diffs: ['content type: null in the reference, application/vnd.docker.raw-stream in berth', 'headers.content-type: only in berth'],
-    why: 'not yet: the reference sends logs of a container without a TTY with no Content-Type',
-  },
-  {
-    names: /^minimal: logs with Upgrade$/,
-    from: '1.18',
-    to: '1.24',
-    diffs: ['status: 200 in the reference, 101 in berth'],
-    why: 'not yet: the reference ignores Upgrade on logs (200, chunked)',
-  },
+  { names: /^minimal: logs with Upgrade$/, from: '1.18', to: '1.24', diffs: ['status: 200 in the reference, 101 in berth'], why: 'spec, "Get logs": "Response: 101 with the upgrade headers and a raw stream, or 200 when the request had no upgrade header"' },
   {
     names: /^minimal: attach logs( with Upgrade)?$/,
     from: '1.18',
@@ -97,42 +84,6 @@ const ALLOWED: Allowance[] = [
     why: "not yet: the reference's hijacked answers carry none of its common headers",
   },
   { names: /^minimal: attach logs$/, from: '1.18', to: '1.24', diffs: only('berth', 'headers', ['connection', 'transfer-encoding']), why: "not yet: the reference's hijacked 200 has no Connection or Transfer-Encoding" },
-  {
-    names: /^attach missing( with Upgrade)?$/,
-    from: '1.18',
-    to: '1.24',
-    diffs: only('berth', 'headers', ['api-version', 'connection', 'docker-experimental', 'ostype']),
-    why: 'not yet: the reference writes the attach errors after hijacking, as a bare answer',
-  },
-  {
-    names: /^attach missing( with Upgrade)?$/,
-    from: '1.18',
-    to: '1.22',
-    diffs: [
-      'content type: application/vnd.docker.raw-stream in the reference, text/plain; charset=utf-8 in berth',
-      'headers.content-type: "application/vnd.docker.raw-stream" in the reference, "text/plain; charset=utf-8" in berth',
-      'text: "No such container: golden-nope\\r\\n" in the reference, "No such container: golden-nope\\n" in berth',
-    ],
-    why: 'not yet: the reference writes the attach errors after hijacking, as raw-stream text ending in CRLF',
-  },
-  {
-    names: /^attach missing( with Upgrade)?$/,
-    from: '1.24',
-    to: '1.24',
-    diffs: [
-      'content type: application/vnd.docker.raw-stream in the reference, application/json in berth',
-      'headers.content-type: "application/vnd.docker.raw-stream" in the reference, "application/json" in berth',
-      '$: null null in the reference, object {"message":"No such container: golden-nope"} in berth',
-    ],
-    why: 'not yet: the reference writes the attach errors after hijacking, as raw-stream text ending in CRLF',
-  },
-  {
-    names: /^cli: attach bad detachKeys$/,
-    from: '1.24',
-    to: '1.24',
-    diffs: ['content type: application/vnd.docker.raw-stream in the reference, application/json in berth', 'text: "Invalid detach keys (ctrl-9) provided\\r\\n" in the reference, "{\\"message\\":\\"Invalid detach keys (ctrl-9) provided\\"}\\n" in berth'],
-    why: 'not yet: the reference writes the attach errors after hijacking, as raw-stream text ending in CRLF',
-  },
 ];
 
 const num = (v: string): number => Number(v.split('.')[1]);
