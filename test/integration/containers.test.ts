@@ -23,7 +23,7 @@ describe('container lifecycle against real containerd', () => {
     expect((await inspect('life')).State.Status).toBe('created');
     expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
     const w = await post(`/v1.24/containers/life/wait`);
-    expect(w.json()).toEqual({ StatusCode: 3 });
+    expect(w.json()).toEqual({ StatusCode: 3, Error: null });
     const st = (await inspect(id)).State;
     expect(st).toEqual(expect.objectContaining({ Status: 'exited', Running: false, ExitCode: 3, Dead: false }));
     expect(st.FinishedAt).not.toBe('0001-01-01T00:00:00Z');
@@ -87,7 +87,7 @@ describe('container lifecycle against real containerd', () => {
     expect((await post(`/v1.24/containers/${id}/rename?name=renamed`)).status).toBe(204);
     expect((await inspect('renamed')).Name).toBe('/renamed');
     expect((await post(`/v1.24/containers/${id}/kill?signal=SIGUSR1`)).status).toBe(204);
-    expect((await post(`/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 7 });
+    expect((await post(`/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 7, Error: null });
     expect((await post(`/v1.24/containers/${id}/restart?t=0`)).status).toBe(204);
     expect((await inspect(id)).State.Running).toBe(true);
     expect((await b.request('DELETE', `/v1.24/containers/${id}?force=1`)).status).toBe(204);
@@ -200,7 +200,7 @@ describe('attach over a websocket', () => {
       ws.on('error', reject);
     });
     expect(got.join('')).toBe('got:hello\n');
-    expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 0 });
+    expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 0, Error: null });
     await b.request('DELETE', `/v1.24/containers/${id}`);
   });
 

@@ -26,12 +26,12 @@ describe('user-defined networks', () => {
     expect(ls.stdout.split('\n').sort().filter(Boolean)).toEqual(['bridge bridge', 'front bridge', 'host host', 'none null']);
     const v24 = (await b.request('GET', '/v1.24/networks/front')).json();
     expect(v24).toEqual({
-      Name: 'front', Id: id, Scope: 'local', Driver: 'bridge', EnableIPv6: false,
+      Name: 'front', Id: id, Created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), Scope: 'local', Driver: 'bridge', EnableIPv6: false,
       IPAM: { Driver: 'default', Options: {}, Config: [{ Subnet: '10.123.45.0/24', Gateway: '10.123.45.1' }] },
-      Internal: false, Containers: {}, Options: {}, Labels: { team: 'a' },
+      Internal: false, Attachable: false, Ingress: false, ConfigFrom: { Network: '' }, ConfigOnly: false, Containers: {}, Options: {}, Labels: { team: 'a' },
     });
     const v22 = (await b.request('GET', `/v1.22/networks/${id.slice(0, 10)}`)).json();
-    expect(Object.keys(v22)).toEqual(['Name', 'Id', 'Scope', 'Driver', 'IPAM', 'Containers', 'Options']);
+    expect(Object.keys(v22)).toEqual(['Name', 'Id', 'Created', 'Scope', 'Driver', 'IPAM', 'Attachable', 'Ingress', 'ConfigFrom', 'ConfigOnly', 'Containers', 'Options']);
     const custom = (await b.request('GET', '/v1.24/networks?filters=' + encodeURIComponent('{"type":["custom"]}'))).json();
     expect(custom.map((n: { Name: string }) => n.Name)).toEqual(['front']);
     const byLabel = (await b.request('GET', '/v1.24/networks?filters=' + encodeURIComponent('{"label":["team=a"]}'))).json();

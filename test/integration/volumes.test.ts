@@ -13,7 +13,7 @@ describe('local volumes against real containerd', () => {
   test('create, list with filters, inspect per version, remove, 404', async () => {
     const c = await b.request('POST', '/v1.24/volumes/create', { body: { Name: 'v1', Labels: { team: 'a' } } });
     expect(c.status).toBe(201);
-    expect(c.json()).toEqual({ Name: 'v1', Driver: 'local', Mountpoint: path.join(b.config.dataRoot, 'volumes/v1/_data'), Labels: { team: 'a' }, Scope: 'local' });
+    expect(c.json()).toEqual({ CreatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), Name: 'v1', Driver: 'local', Mountpoint: path.join(b.config.dataRoot, 'volumes/v1/_data'), Labels: { team: 'a' }, Scope: 'local', Options: null });
     const gen = (await b.request('POST', '/v1.22/volumes/create', { body: {} })).json();
     expect(gen.Name).toMatch(/^[a-f0-9]{64}$/);
     expect(gen.Labels).toBeUndefined();

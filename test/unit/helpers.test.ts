@@ -97,7 +97,7 @@ test('event filters, times and shapes', () => {
   expect(compileEventFilter(new Map([['bogus', ['x']]]), false, false)(e)).toBe(true);
   expect(parseEventTime('1700000000.5')).toBe(1700000000.5e9);
   expect(parseEventTime('2023-11-14T22:13:20Z')).toBe(1700000000e9);
-  expect(toEventJSON(e)).toEqual({ status: 'die', id: 'abc123', from: 'busybox', Type: 'container', Action: 'die', Actor: e.Actor, time: 1, timeNano: 1e9 });
+  expect(toEventJSON(e)).toEqual({ status: 'die', id: 'abc123', from: 'busybox', Type: 'container', Action: 'die', Actor: e.Actor, scope: 'local', time: 1, timeNano: 1e9 });
   expect(toEventJSON({ ...e, Type: 'network' }).status).toBeUndefined();
 });
 

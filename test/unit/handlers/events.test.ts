@@ -19,7 +19,7 @@ test('since/until replay the ring in order, with the legacy fields', async () =>
   const r = await s.request('GET', '/events?since=100&until=101.5');
   expect([r.status, r.headers['content-type']]).toEqual([200, 'application/json']);
   expect(lines(r.text)).toEqual([
-    { status: 'create', id: 'a'.repeat(64), from: 'busybox', Type: 'container', Action: 'create', Actor: { ID: 'a'.repeat(64), Attributes: { image: 'busybox', name: 'one' } }, time: 100, timeNano: 100e9 },
+    { status: 'create', id: 'a'.repeat(64), from: 'busybox', Type: 'container', Action: 'create', Actor: { ID: 'a'.repeat(64), Attributes: { image: 'busybox', name: 'one' } }, scope: 'local', time: 100, timeNano: 100e9 },
     expect.objectContaining({ Action: 'start', time: 101 }),
   ]);
 });
