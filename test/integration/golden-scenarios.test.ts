@@ -68,6 +68,7 @@ const ALLOWED: Allowance[] = [
   { names: /^cli: list$/, from: '1.18', to: '1.22', diffs: only('reference', '$[0]', ['State', 'Mounts']), why: 'spec, "Container summary": State since v1.24, Mounts since v1.24' },
   // Statuses.
   { names: /^(minimal: unpause stopped|cli: unpause running)$/, from: '1.18', to: '1.24', diffs: ['status: 500 in the reference, 409 in berth'], why: 'berth answers 4xx where the reference answers 5xx (unpause of a container that is not paused)' },
+  { names: /^network create empty name$/, from: '1.22', to: '1.24', diffs: ['status: 500 in the reference, 400 in berth'], why: 'berth answers 4xx where the reference answers 5xx (an empty network name; the spec: "Name string (mandatory)")' },
   { names: /^create invalid hostname$/, from: '1.24', to: '1.24', diffs: ['status: 201 in the reference, 400 in berth'], why: 'spec, create: "Hostname must be a valid RFC 1123 hostname (since v1.24)"' },
   { names: /^events until before since$/, from: '1.18', to: '1.22', diffs: ['status: 400 in the reference, 200 in berth'], why: 'spec, "Monitor events": "Codes: 200, 400 bad parameter (since v1.24), 500"' },
   { names: /^cli: attach bad detachKeys$/, from: '1.18', to: '1.22', diffs: ['status: 400 in the reference, 200 in berth'], why: 'spec, "Attach": "detachKeys (since v1.24...)": before, the parameter does not exist and is ignored' },
