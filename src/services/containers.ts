@@ -375,6 +375,7 @@ export class ContainerService {
     }
     rec.State.Status = 'removing';
     const live = this.live.liveOf(rec.Id);
+    const teardown = live.teardown;
     try {
       // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
       await live.exitCleanup;
@@ -396,6 +397,8 @@ export class ContainerService {
     if (opts.volumes)
       for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.d.volumes.usersOf(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
     for (const h of this.removeHooks) h(rec.Id);
+    // As the reference: destroy comes after the run's network disconnects.
+    await teardown?.catch(() => undefined);
     this.publish(rec, 'destroy');
   }
 

@@ -58,7 +58,7 @@ describe('legacy volume plugins', () => {
     const ls = await docker('volume', 'ls', '--format', '{{.Driver}} {{.Name}}');
     expect(ls.stdout.split('\n').filter((l) => l.startsWith('bfl '))).toEqual(['bfl lv1', 'bfl lv2', 'bfl outside']);
     const ins = await b.request('GET', '/v1.24/volumes/lv1');
-    expect(ins.json()).toEqual({ Name: 'lv1', Driver: 'bfl', Mountpoint: path.join(p.root, 'lv1'), Status: { fixture: 'yes' }, Labels: null, Scope: 'local' });
+    expect(ins.json()).toEqual({ CreatedAt: expect.any(String), Name: 'lv1', Driver: 'bfl', Mountpoint: path.join(p.root, 'lv1'), Status: { fixture: 'yes' }, Labels: null, Scope: 'local', Options: { a: 'b' } });
     expect((await b.request('GET', '/v1.24/info')).json().Plugins.Volume).toEqual(['bfl', 'local']);
     expect((await docker('volume', 'rm', 'lv2')).code).toBe(0);
     expect(fs.existsSync(path.join(p.root, 'lv2'))).toBe(false);
