@@ -158,25 +158,26 @@ describe('instructions', () => {
 });
 
 describe('cache', () => {
-  const df = 'FROM busybox\nARG V=1\nCOPY f /f\nRUN echo $V > /v\nCMD ["cat", "/v"]\n';
+  // d/x/y only implies d and d/x: their extraction time must not change the directory COPY's checksum.
+  const df = 'FROM busybox\nARG V=1\nCOPY f /f\nCOPY d /d\nRUN echo $V > /v\nCMD ["cat", "/v"]\n';
   test('hit, miss after a source change, miss after a build-arg change, nocache, after a restart', async () => {
-    const first = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    const first = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(first.error).toBeUndefined();
-    const again = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    const again = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(again.aux).toBe(first.aux);
-    expect(again.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    expect(again.stream.match(/ ---> Using cache\n/g)).toHaveLength(5);
     expect(again.stream).not.toContain('Running in');
-    const changed = await build('', await contextTar({ Dockerfile: df, f: 'two' }));
+    const changed = await build('', await contextTar({ Dockerfile: df, f: 'two', 'd/x/y': 'z' }));
     expect(changed.stream.match(/ ---> Using cache\n/g)).toHaveLength(1); // ARG only
-    const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one' }));
-    expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(2); // ARG, COPY
+    const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
+    expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(3); // ARG, COPY f, COPY d
     expect(await run(arg.aux!, [])).toBe('2\n');
-    const nocache = await build('nocache=1', await contextTar({ Dockerfile: df, f: 'one' }));
+    const nocache = await build('nocache=1', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(nocache.stream).not.toContain('Using cache');
     expect(nocache.aux).not.toBe(first.aux);
     await berth().restart();
-    const after = await build('', await contextTar({ Dockerfile: df, f: 'one' }));
-    expect(after.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    const after = await build('', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
+    expect(after.stream.match(/ ---> Using cache\n/g)).toHaveLength(5);
     // intermediate images are untagged parents, listed with all=1 only
     const all = (await berth().request('GET', '/v1.24/images/json?all=1')).json();
     const top = (await berth().request('GET', '/v1.24/images/json')).json();
