@@ -152,7 +152,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
   const registry = new RegistryService({ ctr, images, events });
-  const builder = new BuildService({ ctr, images, containers, commits: commit, registry, dataRoot: config.dataRoot, logger });
+  const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
   const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 

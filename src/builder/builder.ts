@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import { withLease } from '../containerd/content';
@@ -26,8 +26,10 @@ import type { RegistryService } from '../services/registry';
 import { readLayered, resolveUser } from '../services/rootfs';
 import type { ImageRunConfig } from '../types/image';
 import type { ResolvedImage } from '../types/image';
-import { BuildContext, ContextStore, openTar } from './context';
-import { packEntries, planCopy, resolveSources, SourceRoot } from './copy';
+import type { EventPublisher } from '../types/event';
+import { containerAttributes } from '../translate/response/events';
+import { BuildContext, ContextStore, openTar, saveTo } from './context';
+import { CopySource, packEntries, planCopy, resolveSources, SourceRoot } from './copy';
 import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, jsonForm, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
 import { fetchRemote } from './remote';
 
@@ -76,6 +78,7 @@ export interface BuildServiceDeps {
   containers: ContainerService;
   commits: CommitService;
   registry: RegistryService;
+  events: EventPublisher;
   dataRoot: string;
   logger: Logger;
 }
@@ -524,7 +527,8 @@ export class BuildService {
 
   private async removeStepContainer(ctx: RunCtx, id: string, ok: boolean): Promise<void> {
     const req = ctx.b.request;
-    if (req.forcerm || (req.rm && ok)) {
+    // A cancelled build (the client went away) removes its containers whatever rm says.
+    if (req.forcerm || (req.rm && ok) || ctx.signal.aborted) {
       await this.d.containers.remove(id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot remove a build container', { id, err: String(err) }));
       fs.rmSync(path.join(this.d.dataRoot, 'builder', 'containers', id), { force: true });
       ctx.say(`Removing intermediate container ${shortId(id)}\n`);
@@ -576,7 +580,12 @@ export class BuildService {
       ctx.signal.addEventListener('abort', abort);
       let code: number;
       try {
+        if (ctx.signal.aborted) throw new StepError('the build was cancelled');
+        // The engine attaches to the step's output before starting it (its `attach` event).
+        this.d.events.publish('container', 'attach', container, containerAttributes(this.d.containers.find(container)));
         await this.d.containers.start(container);
+        // Cancelled while the task was starting: the abort's kill found nothing to kill yet.
+        if (ctx.signal.aborted) await this.d.containers.kill(container, 'SIGKILL').catch(() => undefined);
         code = await this.d.containers.wait(container);
         await Promise.race([ended, new Promise((r2) => setTimeout(r2, 2000))]);
       } finally {
@@ -656,15 +665,27 @@ export class BuildService {
       const urls = srcs.filter((s) => /^https?:\/\//.test(s));
       if (urls.length && ins.cmd === 'COPY') throw new StepError('COPY failed: source can\'t be a URL for COPY');
       const local = srcs.filter((s) => !/^https?:\/\//.test(s));
-      let sources;
+      let sources: CopySource[];
       try {
         sources = local.flatMap((s) => resolveSources(root, s, ins.cmd));
       } catch (err) {
         throw new StepError((err as Error).message);
       }
+      // ADD of a URL: downloaded into the build's temporary folder (mode 0600, mtime from Last-Modified), never extracted.
+      const downloaded: CopySource[] = [];
+      if (urls.length) {
+        const dl = this.contexts.makeDir('url');
+        const prev = release;
+        release = async () => {
+          await dl.remove();
+          await prev();
+        };
+        for (const [i, u] of urls.entries()) downloaded.push(await downloadSource(u, path.join(dl.dir, String(i)), ctx.signal));
+      }
+      sources = [...sources, ...downloaded];
       const plan = planCopy(root, sources, destIsDir || sources.length > 1, ins.cmd);
       // ADD of a local archive extracts it instead of copying it.
-      const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && isArchive(s.hostPath)) : [];
+      const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && !downloaded.includes(s) && isArchive(s.hostPath)) : [];
       const cmd = [...shellOf(st.config), `#(nop) ${ins.cmd} ${plan.checksum} in ${dest} `];
       const chown = ins.flags.chown;
       await this.snapshotStep(ctx, st, cmd, async (scope) => {
@@ -783,6 +804,27 @@ function resolveChown(scope: Scope, spec: string): { uid: number; gid: number } 
   } catch (err) {
     throw new StepError(`unable to convert uid/gid chown string to host mapping: ${(err as Error).message}`);
   }
+}
+
+/** Downloads an ADD source URL into `dir`, named after the URL's last path element. */
+async function downloadSource(url: string, dir: string, signal: AbortSignal): Promise<CopySource> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, redirect: 'follow' });
+  } catch (err) {
+    throw new StepError(`Get "${url}": ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
+  }
+  if (!res.ok || !res.body) throw new StepError(`failed to GET ${url} with status ${res.status} ${res.statusText}: `);
+  let base = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  if (!base || base === '.' || base === '..') base = '__unnamed__';
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, base);
+  await saveTo(Readable.fromWeb(res.body as never), file);
+  fs.chmodSync(file, 0o600);
+  const lm = res.headers.get('last-modified');
+  const mtime = lm ? new Date(lm) : undefined;
+  if (mtime && !Number.isNaN(mtime.getTime())) fs.utimesSync(file, mtime, mtime);
+  return { hostPath: file, rel: base, isDir: false, base, fromWildcard: false };
 }
 
 function isArchive(p: string): boolean {

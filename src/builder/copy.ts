@@ -164,7 +164,9 @@ export function planCopy(root: SourceRoot, sources: CopySource[], destIsDir: boo
   }
   const h = crypto.createHash('sha256');
   for (const e of entries) {
-    h.update(`${e.name}\0${e.st.mode}\0${e.st.isFile() ? e.st.size : 0}\0${Math.floor(e.st.mtimeMs / 1000)}\0`);
+    // As the engine's tarsum: names, modes, sizes, link targets and content; not mtimes (directories that the
+    // context's tar only implies get the extraction's time).
+    h.update(`${e.name}\0${e.st.mode}\0${e.st.isFile() ? e.st.size : 0}\0`);
     if (e.st.isSymbolicLink()) h.update(fs.readlinkSync(e.hostPath));
     else if (e.st.isFile()) h.update(hashFile(e.hostPath));
   }

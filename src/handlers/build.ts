@@ -114,7 +114,9 @@ async function postBuild(backend: BuildBackend, req: Request, res: Response): Pr
   try {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     started = true;
-    const write = (msg: Record<string, unknown>) => res.write(goJSON(msg) + '\n');
+    const write = (msg: Record<string, unknown>) => {
+      if (!res.destroyed && !res.writableEnded) res.write(goJSON(msg) + '\n');
+    };
     try {
       await backend.run(prepared, write, ac.signal);
     } catch (err) {

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { containerdAddress, request } from '../helpers/berth';
 import { buildBusyboxImage } from '../helpers/busybox-image';
-import { cleanupNamespace } from '../helpers/cleanup';
+import { cleanupNamespace, listSnapshots } from '../helpers/cleanup';
 import { Containerd } from '../../src/containerd/client';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -92,6 +92,51 @@ test('SIGHUP announces a reload (daemon event from 1.24); the event ring survive
   const until = Math.floor(Date.now() / 1000) + 1;
   const replay = (await request(socket, 'GET', `/v1.24/events?since=${since}&until=${until}`)).text.trim().split('\n').map((l) => JSON.parse(l));
   expect(replay.map((e) => `${e.Type}:${e.Action}`)).toContain('daemon:reload');
+  d.kill('SIGTERM');
+  await exited(d);
+});
+
+test('a build SIGKILLed mid-RUN leaves nothing once berth is back: no step container, context, lease or step snapshot', async () => {
+  let d = await start();
+  await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['busybox:latest'] }) });
+  const tar = await import('tar-stream');
+  const pack = tar.pack();
+  pack.entry({ name: 'Dockerfile' }, 'FROM busybox\nCOPY f /f\nRUN sleep 60\n');
+  pack.entry({ name: 'f' }, 'x');
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of pack as unknown as AsyncIterable<Buffer>) chunks.push(c);
+  const body = Buffer.concat(chunks);
+  const http = await import('node:http');
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request({ socketPath: socket, method: 'POST', path: '/v1.24/build', headers: { 'Content-Length': body.length } }, (res) => {
+      let text = '';
+      res.on('data', (c) => {
+        text += c;
+        if (text.includes('Running in')) {
+          d.kill('SIGKILL');
+          resolve();
+        }
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('error', () => undefined);
+    setTimeout(() => reject(new Error('no RUN step seen')), 30_000);
+    req.end(body);
+  });
+  await exited(d);
+  d = await start();
+  expect((await request(socket, 'GET', '/v1.24/containers/json?all=1')).json()).toEqual([]);
+  expect(fs.readdirSync(path.join(dir, 'data', 'builder', 'tmp'))).toEqual([]);
+  expect(fs.readdirSync(path.join(dir, 'data', 'builder', 'containers'))).toEqual([]);
+  const ctr = new Containerd({ address: containerdAddress(), namespace });
+  try {
+    expect((await ctr.leases.List({ filters: [] })).leases.filter((l) => l.id.startsWith('berth-build'))).toEqual([]);
+    const snaps = await listSnapshots(ctr);
+    expect(snaps.filter((s) => s.name.startsWith('berth-build') || /^[0-9a-f]{64}(-init)?$/.test(s.name))).toEqual([]);
+  } finally {
+    ctr.close();
+  }
   d.kill('SIGTERM');
   await exited(d);
 });

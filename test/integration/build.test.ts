@@ -1,5 +1,5 @@
 // POST /build against real containerd: every instruction, the output stream, the cache, contexts, bad inputs.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import * as tar from 'tar-stream';
 import * as zlib from 'node:zlib';
 import { berthWithBusybox } from '../helpers/suite';
 import { listSnapshots } from '../helpers/cleanup';
+import { startRegistry } from '../helpers/registry';
 
 const berth = berthWithBusybox();
 
@@ -157,25 +158,26 @@ describe('instructions', () => {
 });
 
 describe('cache', () => {
-  const df = 'FROM busybox\nARG V=1\nCOPY f /f\nRUN echo $V > /v\nCMD ["cat", "/v"]\n';
+  // d/x/y only implies d and d/x: their extraction time must not change the directory COPY's checksum.
+  const df = 'FROM busybox\nARG V=1\nCOPY f /f\nCOPY d /d\nRUN echo $V > /v\nCMD ["cat", "/v"]\n';
   test('hit, miss after a source change, miss after a build-arg change, nocache, after a restart', async () => {
-    const first = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    const first = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(first.error).toBeUndefined();
-    const again = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one' }));
+    const again = await build('t=build-cache', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(again.aux).toBe(first.aux);
-    expect(again.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    expect(again.stream.match(/ ---> Using cache\n/g)).toHaveLength(5);
     expect(again.stream).not.toContain('Running in');
-    const changed = await build('', await contextTar({ Dockerfile: df, f: 'two' }));
+    const changed = await build('', await contextTar({ Dockerfile: df, f: 'two', 'd/x/y': 'z' }));
     expect(changed.stream.match(/ ---> Using cache\n/g)).toHaveLength(1); // ARG only
-    const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one' }));
-    expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(2); // ARG, COPY
+    const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
+    expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(3); // ARG, COPY f, COPY d
     expect(await run(arg.aux!, [])).toBe('2\n');
-    const nocache = await build('nocache=1', await contextTar({ Dockerfile: df, f: 'one' }));
+    const nocache = await build('nocache=1', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(nocache.stream).not.toContain('Using cache');
     expect(nocache.aux).not.toBe(first.aux);
     await berth().restart();
-    const after = await build('', await contextTar({ Dockerfile: df, f: 'one' }));
-    expect(after.stream.match(/ ---> Using cache\n/g)).toHaveLength(4);
+    const after = await build('', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
+    expect(after.stream.match(/ ---> Using cache\n/g)).toHaveLength(5);
     // intermediate images are untagged parents, listed with all=1 only
     const all = (await berth().request('GET', '/v1.24/images/json?all=1')).json();
     const top = (await berth().request('GET', '/v1.24/images/json')).json();
@@ -291,6 +293,10 @@ describe('FROM scratch and remote contexts', () => {
       const u = req.url ?? '/';
       if (u === '/ctx.tar.gz') return res.end(tarball);
       if (u === '/Dockerfile.txt') return res.end('FROM busybox\nRUN echo plain > /p\n');
+      if (u === '/data.txt') {
+        res.writeHead(200, { 'Last-Modified': 'Wed, 21 Oct 2015 07:28:00 GMT' });
+        return res.end('downloaded\n');
+      }
       const file = path.join(dir, decodeURIComponent(u.split('?')[0]));
       if (file.startsWith(path.join(dir, 'repo.git')) && fs.existsSync(file) && fs.statSync(file).isFile()) return res.end(fs.readFileSync(file));
       res.writeHead(404);
@@ -311,6 +317,10 @@ describe('FROM scratch and remote contexts', () => {
       const head = await build(`remote=${encodeURIComponent(`${base}/repo.git#:sub`)}&t=build-remote-git2`, Buffer.alloc(0));
       expect(await run('build-remote-git2', ['cat', '/g'])).toBe('v2\n');
       expect(head.error).toBeUndefined();
+      const add = await build('t=build-add-url', await contextTar({ Dockerfile: `FROM busybox\nADD ${base}/data.txt /dl/\nADD ${base}/data.txt /named\n` }));
+      expect(add.error).toBeUndefined();
+      const ls = await berth().docker(['run', '--rm', '--network', 'none', 'build-add-url', 'sh', '-c', 'cat /dl/data.txt /named; set -- $(ls -ln /dl/data.txt); echo $1 $3:$4; ls -ln --full-time /named']);
+      expect(ls.stdout).toMatch(/^downloaded\ndownloaded\n-rw------- 0:0\n.* 2015-10-21 07:28:00 \+0000 \/named\n$/);
       const missing = await berth().request('POST', `/v1.24/build?remote=${encodeURIComponent(`${base}/nope.tar`)}`);
       expect(missing.status).toBe(400);
       expect(missing.json().message).toMatch(/^unable to prepare context: failed to GET http:\/\/127\.0\.0\.1:\d+\/nope\.tar with status 404 Not Found/);
@@ -319,5 +329,101 @@ describe('FROM scratch and remote contexts', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     expect(fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp'))).toEqual([]);
+  });
+});
+
+describe('registry pulls, limits, cancellation, events', () => {
+  test('FROM pulls a missing base with the X-Registry-Config credentials; without them the pull fails in the stream', async () => {
+    const reg = await startRegistry({ htpasswd: { user: 'alice', password: 's3cret' } });
+    try {
+      const ref = `${reg.host}/team/bb:v1`;
+      const auth = Buffer.from(JSON.stringify({ username: 'alice', password: 's3cret' })).toString('base64');
+      expect((await berth().request('POST', `/v1.24/images/busybox/tag?repo=${reg.host}/team/bb&tag=v1`)).status).toBe(201);
+      const push = await berth().request('POST', `/v1.24/images/${reg.host}/team/bb/push?tag=v1`, { headers: { 'X-Registry-Auth': auth } });
+      expect(push.text).not.toContain('error');
+      expect((await berth().request('DELETE', `/v1.24/images/${ref}`)).status).toBe(200);
+      const ctx = await contextTar({ Dockerfile: `FROM ${ref}\nRUN echo pulled\n` });
+      const denied = await build('', ctx);
+      expect(denied.error?.error).toBeDefined();
+      const cfg = Buffer.from(JSON.stringify({ [reg.host]: { username: 'alice', password: 's3cret' } })).toString('base64');
+      const r = await build('t=build-pulled', ctx, '1.24', { 'X-Registry-Config': cfg });
+      expect(r.error).toBeUndefined();
+      expect(r.lines.some((l) => typeof l.status === 'string' && l.status.startsWith('Status: Downloaded newer image for'))).toBe(true);
+      expect(r.stream).toContain('pulled\n');
+    } finally {
+      await reg.close();
+    }
+  });
+
+  test('RUN gets the build\'s resource limits (memory, cpushares, shmsize) and the default bridge network', async () => {
+    const r = await build(`memory=${32 << 20}&cpushares=512&shmsize=${8 << 20}`, await contextTar({ Dockerfile: 'FROM busybox\nRUN cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares; df -k /dev/shm | tail -1; ls /sys/class/net | sort | tr "\\n" " "\n' }));
+    expect(r.error).toBeUndefined();
+    expect(r.stream).toContain(`${32 << 20}\n512\n`);
+    expect(r.stream).toMatch(/\s8192\s+0\s+8192\s/);
+    expect(r.stream).toContain('eth0 lo ');
+  });
+
+  test('a client that disconnects mid-build cancels it; the step\'s container and the context are removed', async () => {
+    const body = await contextTar({ Dockerfile: 'FROM busybox\nRUN sleep 30\n' });
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request({ socketPath: berth().socket, method: 'POST', path: '/v1.24/build', headers: { 'Content-Length': body.length } }, (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+          if (text.includes('Running in')) {
+            req.destroy();
+            resolve();
+          }
+        });
+        res.on('error', () => undefined);
+      });
+      req.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no RUN step seen')), 20_000);
+      req.end(body);
+    });
+    let left: unknown[] = [];
+    for (let i = 0; i < 100; i++) {
+      left = (await berth().request('GET', '/v1.24/containers/json?all=1')).json();
+      if (left.length === 0 && fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp')).length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(left).toEqual([]);
+    expect(fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp'))).toEqual([]);
+  });
+
+  test('events as the reference sends them: step containers\' lifecycle and the tag, no commit', async () => {
+    // Events have a one-second `since`: start in a fresh second, after the earlier tests' events.
+    const since = Math.ceil(Date.now() / 1000);
+    await new Promise((r) => setTimeout(r, since * 1000 - Date.now() + 5));
+    const r = await build('t=build-ev', await contextTar({ Dockerfile: 'FROM busybox\nENV A=1\nCOPY f /f\nRUN true\n', f: 'x' }));
+    expect(r.error).toBeUndefined();
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const ev = await berth().request('GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent('{"type":["container","image"]}')}`);
+    const actions = ev.text.trim().split('\n').map((l) => JSON.parse(l)).map((e) => `${e.Type} ${e.Action}`);
+    expect(actions).toEqual(['container create', 'container destroy', 'container create', 'container attach', 'container start', 'container die', 'container destroy', 'image tag']);
+  });
+});
+
+describe('clients: docker-compose and docker-py', () => {
+  test('docker-compose build (through docker build --iidfile) and docker-py images.build', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-clients-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM busybox\nRUN echo built-by-client > /who\nCMD ["cat", "/who"]\n');
+      fs.writeFileSync(path.join(dir, 'docker-compose.yml'), 'version: "2.1"\nservices:\n  app:\n    build: .\n    image: build-compose:latest\n');
+      const env: NodeJS.ProcessEnv = { ...process.env, DOCKER_HOST: `unix://${berth().socket}`, DOCKER_CONFIG: path.join(dir, '.docker') };
+      delete env.DOCKER_API_VERSION;
+      const compose = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile('docker-compose', ['--no-ansi', 'build'], { cwd: dir, env, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr })),
+      );
+      expect(compose.out).toContain('Successfully tagged build-compose:latest');
+      expect(compose.code).toBe(0);
+      expect(await run('build-compose', [])).toBe('built-by-client\n');
+      const py = `import docker\nc = docker.DockerClient(base_url='unix://${berth().socket}', version='1.24')\nimg, logs = c.images.build(path='${dir}', tag='build-py:1')\nprint(img.id)\nprint(c.containers.run('build-py:1', remove=True, network_mode='none').decode(), end='')\n`;
+      // berth runs in this process: the client must not block its event loop (no execFileSync).
+      const out = await new Promise<string>((resolve) => execFile('python3', ['-c', py], { env, timeout: 120_000 }, (_e, stdout, stderr) => resolve(stdout + stderr)));
+      expect(out).toMatch(/^sha256:[0-9a-f]{64}\nbuilt-by-client\n$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
