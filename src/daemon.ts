@@ -33,6 +33,8 @@ import { HealthMonitor } from './services/health';
 import { execRoutes } from './handlers/exec';
 import { VolumeService } from './services/volumes';
 import { VolumeDrivers } from './plugins/drivers';
+import { PluginService } from './plugins/service';
+import { pluginRoutes } from './handlers/plugins';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
@@ -102,13 +104,18 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   events.persistTo(path.join(config.dataRoot, 'events.jsonl'));
   const store = new ContainerStore(config.dataRoot);
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events, store });
-  const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, { findVolumeDriver: () => undefined, enabledVolumeDrivers: () => [] }, config.pluginTimings);
+  // a plugin whose volume a container uses stays enabled
+  const driverInUse = (name: string): boolean => store.all().some((c) => (c.MountPoints ?? []).some((mp) => mp.Driver === name));
+  const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse });
+  const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
   const networking = new ContainerNetworking({ networks, store, logger, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, logDefaults: { Type: config.logDriver, Config: config.logOpts } });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
+  // enabled plugins run before containers are reconciled: a stopped container's plugin volumes are unmounted then
+  await plugins.restore();
   await containers.reconcile();
   await networking.releaseStaleLeases();
   await containers.startWithPolicies();
@@ -154,7 +161,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const registry = new RegistryService({ ctr, images, events });
   const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   for (const w of hostPlan.warnings) logger.warn(w);

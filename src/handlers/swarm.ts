@@ -1,6 +1,6 @@
 // Swarm endpoints (docs/swarm.md): GET /swarm, POST /swarm/init|join|leave|update, and the Swarm section of GET
-// /info; the node and task routes are in handlers/nodes.ts. Services (the swarm part 2) and plugins: the spec's
-// answers until they exist.
+// /info; the node and task routes are in handlers/nodes.ts. Services (the swarm part 2): the spec's answers
+// until they exist.
 import type { Route, Handler } from '../http/app';
 import { invalidParameter, notAcceptable } from '../errors';
 import { queryBool, queryString, readJSON } from '../http/query';
@@ -93,7 +93,6 @@ export function swarmRoutes(swarm: SwarmBackend): Route[] {
     },
     { method: 'get', path: '/services', handler: notManager },
     { method: 'get', path: '/services/:id', handler: notManager },
-    { method: 'get', path: '/plugins', handler: (_req, res) => writeJSON(res, 200, []) },
   ];
 }
 

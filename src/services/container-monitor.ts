@@ -234,7 +234,7 @@ export class ContainerMonitor {
     // Tasks without a record are orphans of a failed create: remove them.
     const known = new Set(this.d.store.all().map((r) => r.Id));
     for (const t of tasks) {
-      if (known.has(t.id)) continue;
+      if (known.has(t.id) || t.id.startsWith('plugin-')) continue; // managed plugins' tasks are the plugin service's
       await taskApi.kill(this.ctr, t.id, 9, { all: true }).catch(() => undefined);
       await taskApi.remove(this.ctr, t.id).catch(() => undefined);
     }

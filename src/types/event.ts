@@ -1,7 +1,7 @@
 // The engine's event, version-agnostic. Legacy members (status/id/from) are added per version when written.
 
 // The engine's event, version-agnostic. Legacy members (status/id/from) are added per version when written.
-export type EventType = 'container' | 'image' | 'volume' | 'network' | 'daemon';
+export type EventType = 'container' | 'image' | 'volume' | 'network' | 'daemon' | 'plugin';
 
 export interface EngineEvent {
   Type: EventType;

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { backoffMs, goJSONError, PluginClient, PluginCallError } from '../../src/plugins/client';
 import { discover, parseAddress } from '../../src/plugins/discovery';
+import { privilegesOf, samePrivileges, toPluginSpec } from '../../src/translate/plugins';
 
 describe('plugin client', () => {
   test("the engine's back-off: 1 s doubling, at most 30 s", () => {
@@ -47,5 +48,35 @@ describe('legacy discovery', () => {
     expect(() => discover(dirs, 'c')).toThrow('Unknown protocol');
     expect(parseAddress('unix:///run/p.sock')).toEqual({ network: 'unix', address: '/run/p.sock' });
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('plugin shaping (translate)', () => {
+  const config = { Interface: { Types: ['docker.volumedriver/1.0'], Socket: 'p.sock' }, Entrypoint: ['/p', 'a'], WorkDir: '/w', Network: { Type: 'host' }, Mounts: [{ Name: 'm', Source: '/srv', Destination: '/srv', Type: 'bind', Options: ['rbind'] }], Linux: { Capabilities: ['CAP_SYS_ADMIN'], Devices: [{ Path: '/dev/fuse' }] }, Env: [{ Name: 'A', Value: '1' }, { Name: 'B' }], Args: { Value: ['--x'] }, PropagatedMount: '/data' };
+  test('privileges in the engine order and wording; compared regardless of order', () => {
+    const p = privilegesOf(config);
+    expect(p).toEqual([
+      { Name: 'network', Description: 'permissions to access a network', Value: ['host'] },
+      { Name: 'mount', Description: 'host path to mount', Value: ['/srv'] },
+      { Name: 'device', Description: 'host device to access', Value: ['/dev/fuse'] },
+      { Name: 'capabilities', Description: 'list of additional capabilities required', Value: ['CAP_SYS_ADMIN'] },
+    ]);
+    expect(samePrivileges(p, [...p].reverse())).toBe(true);
+    expect(samePrivileges(p, p.slice(1))).toBe(false);
+    expect(privilegesOf({ Network: { Type: 'bridge' } })).toEqual([]);
+  });
+  test("the task's spec: entrypoint and args, env, cwd, capabilities, the socket folder, mounts, devices, host network", () => {
+    const s = toPluginSpec({ id: 'x', config, rootfs: '/r', socketDir: '/s/x', propagatedDir: '/d/pm', cgroupsPath: '/b/plugin-x' }) as any;
+    expect(s.process.args).toEqual(['/p', 'a', '--x']);
+    expect(s.process.env).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'A=1']);
+    expect(s.process.cwd).toBe('/w');
+    expect(s.process.capabilities.bounding).toContain('CAP_SYS_ADMIN');
+    expect(s.root).toEqual({ path: '/r', readonly: false });
+    expect(s.mounts).toContainEqual({ destination: '/run/docker/plugins', type: 'bind', source: '/s/x', options: ['rbind', 'rprivate'] });
+    expect(s.mounts).toContainEqual({ destination: '/data', type: 'bind', source: '/d/pm', options: ['rbind', 'rshared'] });
+    expect(s.mounts).toContainEqual({ destination: '/srv', type: 'bind', source: '/srv', options: ['rbind'] });
+    expect(s.mounts).toContainEqual({ destination: '/dev/fuse', type: 'bind', source: '/dev/fuse', options: ['rbind', 'rprivate'] });
+    expect(s.linux.namespaces.map((n: { type: string }) => n.type)).not.toContain('network');
+    expect((toPluginSpec({ id: 'x', config: { Network: { Type: 'none' } }, rootfs: '/r', socketDir: '/s', cgroupsPath: '/c' }) as any).linux.namespaces.map((n: { type: string }) => n.type)).toContain('network');
   });
 });
