@@ -103,7 +103,7 @@ test('a container that exits while containerd restarts: wait returns its code an
     kill(pid1);
     await waitGone(pid1);
     const wait = request(socket, 'POST', `/v1.24/containers/${id}/wait`);
-    expect((await wait).json()).toEqual({ StatusCode: 7 });
+    expect((await wait).json()).toEqual({ Error: null, StatusCode: 7 });
     expect(Number(fs.readFileSync(pidFile, 'utf8'))).not.toBe(pid1);
     const state = (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().State;
     expect(state).toMatchObject({ Running: false, ExitCode: 7, Status: 'exited' });
