@@ -16,7 +16,7 @@ import { mountReadOnly, mountSnapshot, unmount } from '../fs/mounts';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
 import { fullName, parseReference, withDefaultTag } from '../translate/reference';
 import type { Logger } from '../log';
-import type { Credentials } from '../types/registry';
+import type { BuildRequest } from '../types/build';
 import type { CommitService } from '../services/commit';
 import type { ContainerService } from '../services/containers';
 import { hostProbe } from '../services/filesystem';
@@ -34,33 +34,6 @@ import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruct
 import { fetchRemote } from './remote';
 
 export type BuildOutput = (msg: Record<string, unknown>) => void;
-
-export interface BuildResources {
-  Memory?: number;
-  MemorySwap?: number;
-  CpuShares?: number;
-  CpusetCpus?: string;
-  CpusetMems?: string;
-  CpuPeriod?: number;
-  CpuQuota?: number;
-  ShmSize?: number;
-}
-
-export interface BuildRequest {
-  body: Readable;
-  remote?: string;
-  dockerfile: string;
-  tags: string[];
-  quiet: boolean;
-  nocache: boolean;
-  pull: boolean;
-  rm: boolean;
-  forcerm: boolean;
-  buildArgs: Record<string, string | null>;
-  labels: Record<string, string>;
-  resources: BuildResources;
-  registryConfig: Record<string, Credentials>;
-}
 
 /** A build whose context is on disk and whose Dockerfile parsed: errors after this point go into the stream. */
 export interface PreparedBuild {

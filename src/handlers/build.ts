@@ -2,35 +2,13 @@
 // written back (Go's escaping). Errors before the first step answer with a status; after it they are an
 // errorDetail message in the stream.
 import type { Response } from 'express';
-import type { Readable } from 'node:stream';
 import type { ApiRequest as Request, Route } from '../http/app';
 import { queryBool, queryString, queryStrings } from '../http/query';
 import { invalidParameter } from '../errors';
 import { goJSON } from '../translate/gojson';
+import { decodeRegistryConfig } from '../translate/request/auth';
 import { supports } from '../translate/version/features';
-
-export interface BuildCredentials {
-  username?: string;
-  password?: string;
-  identitytoken?: string;
-  registrytoken?: string;
-}
-
-export interface BuildOptions {
-  body: Readable;
-  remote?: string;
-  dockerfile: string;
-  tags: string[];
-  quiet: boolean;
-  nocache: boolean;
-  pull: boolean;
-  rm: boolean;
-  forcerm: boolean;
-  buildArgs: Record<string, string | null>;
-  labels: Record<string, string>;
-  resources: { Memory?: number; MemorySwap?: number; CpuShares?: number; CpusetCpus?: string; CpusetMems?: string; CpuPeriod?: number; CpuQuota?: number; ShmSize?: number };
-  registryConfig: Record<string, BuildCredentials>;
-}
+import type { BuildRequest } from '../types/build';
 
 export interface PreparedBuildHandle {
   dispose(): Promise<void>;
@@ -38,7 +16,7 @@ export interface PreparedBuildHandle {
 
 export interface BuildBackend {
   /** Context on disk, Dockerfile parsed; throws (answered with a status) before any output. */
-  prepare(o: BuildOptions, signal: AbortSignal): Promise<PreparedBuildHandle>;
+  prepare(o: BuildRequest, signal: AbortSignal): Promise<PreparedBuildHandle>;
   /** Runs the build, writing the engine's messages; throws a message for the stream (code: a RUN's status). */
   run(b: PreparedBuildHandle, out: (msg: Record<string, unknown>) => void, signal: AbortSignal): Promise<string>;
 }
@@ -61,18 +39,7 @@ function intQuery(req: Request, name: string): number | undefined {
   return n;
 }
 
-/** X-Registry-Config: base64url JSON of {registry: {username, password, ...}}. */
-function registryConfig(h: string | undefined): Record<string, BuildCredentials> {
-  if (!h) return {};
-  try {
-    const v = JSON.parse(Buffer.from(h.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8'));
-    return v && typeof v === 'object' ? (v as Record<string, BuildCredentials>) : {};
-  } catch {
-    return {};
-  }
-}
-
-export function parseBuildQuery(req: Request): Omit<BuildOptions, 'body'> {
+export function parseBuildQuery(req: Request): Omit<BuildRequest, 'body'> {
   const v = req.apiVersion;
   const buildArgs = supports(v, 'BuildArgs') ? (jsonQuery<Record<string, string | null>>(req, 'buildargs', 'build args') ?? {}) : {};
   const labels = supports(v, 'BuildLabels') ? (jsonQuery<Record<string, string>>(req, 'labels', 'labels') ?? {}) : {};
@@ -100,7 +67,7 @@ export function parseBuildQuery(req: Request): Omit<BuildOptions, 'body'> {
     buildArgs,
     labels,
     resources,
-    registryConfig: registryConfig(req.header('x-registry-config')),
+    registryConfig: decodeRegistryConfig(req.header('x-registry-config')),
   };
 }
 

@@ -4,11 +4,12 @@ import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createApp } from '../../../src/http/app';
 import { invalidParameter } from '../../../src/errors';
-import { buildRoutes, BuildBackend, BuildOptions } from '../../../src/handlers/build';
+import { buildRoutes, BuildBackend } from '../../../src/handlers/build';
+import type { BuildRequest } from '../../../src/types/build';
 
 let server: http.Server;
 let port: number;
-let seen: Omit<BuildOptions, 'body'> | undefined;
+let seen: Omit<BuildRequest, 'body'> | undefined;
 let disposed = 0;
 let mode: 'ok' | 'fail-before' | 'fail-during' = 'ok';
 
