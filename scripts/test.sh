@@ -25,25 +25,9 @@ npm run --silent lint || lint=$?
 npx jest --selectProjects unit --json --outputFile="$out/unit.json" "$@" || status=$?
 # the client matrix (test/clients: dockerode, testcontainers, the CLI, docker-compose, docker-py) runs with the
 # integration tests, on the same private containerd
-npx jest --selectProjects integration clients --runInBand --forceExit --testPathIgnorePatterns '/swarm-cluster\.test\.ts$' \
+npx jest --selectProjects integration clients --runInBand --forceExit \
   --json --outputFile="$out/integration.json" "$@" || status=$?
-# The 3-node swarm test (etcd membership changes, leader failover, quorum loss) runs on its own private containerd.
-# It fails now and then (about one run in three on a loaded machine: a membership change or election races the
-# next step): a failed first run is retried once, and said; a second failure fails the run. See the README.
 results=("$out/unit.json" "$out/integration.json")
-if (($# == 0)); then
-  swarm=0
-  npx jest --selectProjects integration --runInBand --forceExit --json --outputFile="$out/integration-swarm.json" \
-    test/integration/swarm-cluster.test.ts || swarm=$?
-  if ((swarm)); then
-    log "swarm-cluster.test.ts failed: retrying it once (a known intermittent failure, README 'Swarm mode')"
-    swarm=0
-    npx jest --selectProjects integration --runInBand --forceExit --json --outputFile="$out/integration-swarm.json" \
-      test/integration/swarm-cluster.test.ts || swarm=$?
-  fi
-  ((swarm == 0)) || status=$swarm
-  results+=("$out/integration-swarm.json")
-fi
 LINT_STATUS=$lint node - "${results[@]}" <<'JS' || status=1
 const fs = require('fs');
 let passed = 0, failed = 0, skipped = 0, problems = [];

@@ -12,7 +12,7 @@ import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, splitHostPort, task
 import * as ca from './ca';
 import { clientURL, EtcdMember, EtcdSupervisor, peerURL } from './etcd';
 import { JoinRequest, JoinResponse, JoinServer, requestJoin } from './join';
-import { ClusterState } from './state';
+import { ClusterState, EtcdMemberInfo, initialClusterOf } from './state';
 
 export const NOT_MANAGER_OUTSIDE =
   'This node is not a swarm manager. Use "docker swarm init" or "docker swarm join" to connect this node to swarm and try again.';
@@ -212,8 +212,17 @@ export class ClusterService {
       return;
     }
     const role = me.value.spec.Role;
-    if (role === 'manager' && local.role === 'worker' && me.value.etcdInitialCluster) await this.becomeManager(me.value.etcdInitialCluster);
-    else if (role === 'worker' && local.role === 'manager') await this.becomeWorker();
+    const ownPeer = peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3);
+    const ownMember = members.find((m) => m.peerURLs.includes(ownPeer));
+    if (role === 'manager' && local.role === 'worker' && me.value.etcdInitialCluster) {
+      // The promoting manager writes the record before it adds the member: start only once the member exists
+      // (started before, etcd refuses the cluster it finds as "member count is unequal").
+      if (ownMember) await this.becomeManager(members);
+    } else if (local.role === 'manager' && (role === 'worker' || !ownMember)) {
+      // Demoted, or this member removed under us (demoted and promoted again before this node looked: the new
+      // member is another one, started afresh on the next round).
+      await this.becomeWorker();
+    }
     // The managers' etcd endpoints, kept for the next start (the running client keeps the ones it has).
     const endpoints = members.flatMap((m) => m.clientURLs).sort();
     if (this.local && endpoints.length && JSON.stringify(endpoints) !== JSON.stringify([...this.local.etcdEndpoints].sort())) {
@@ -227,19 +236,36 @@ export class ClusterService {
     await writeFileAtomic(this.p.state, JSON.stringify(this.local));
   }
 
-  /** Promoted: start an etcd member here (the promoting manager added it), campaign, serve joins. */
-  private async becomeManager(initialCluster: string): Promise<void> {
+  /**
+   * Promoted: start an etcd member here (the promoting manager added it), campaign, serve joins. The node counts as
+   * a manager only once its member serves; a member that fails to start is stopped and its data removed, and the
+   * next round tries again.
+   */
+  private async becomeManager(members: EtcdMemberInfo[]): Promise<void> {
     const local = this.local!;
     this.deps.logger.info('promoted to manager: starting an etcd member');
+    // a member a SIGKILLed berth was starting (its pid file) is not this one: stopped, its data gone
+    await this.memberSupervisor(undefined).stop();
     fs.rmSync(this.p.etcdData, { recursive: true, force: true });
-    local.role = 'manager';
-    local.etcd = { initialCluster, state: 'existing' };
     const own = clientURL(local.advertiseAddr, portOf(local.listenAddr) + 2);
-    if (!local.etcdEndpoints.includes(own)) local.etcdEndpoints = [...local.etcdEndpoints, own];
+    const next: LocalSwarmState = {
+      ...local,
+      role: 'manager',
+      etcd: { initialCluster: initialClusterOf(members, local.nodeId, peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)), state: 'existing' },
+      etcdEndpoints: local.etcdEndpoints.includes(own) ? local.etcdEndpoints : [...local.etcdEndpoints, own],
+    };
+    const etcd = this.memberSupervisor(next);
+    try {
+      await etcd.ensure(30_000);
+    } catch (err) {
+      await etcd.stop().catch(() => undefined);
+      fs.rmSync(this.p.etcdData, { recursive: true, force: true });
+      throw err;
+    }
+    this.etcd = etcd;
+    this.local = next;
     await this.saveLocal();
-    this.etcd = this.memberSupervisor(local);
-    await this.etcd.ensure(30_000);
-    this.connect(local.etcdEndpoints, this.heartbeatMs);
+    this.connect(next.etcdEndpoints, this.heartbeatMs);
     await this.serveJoins();
   }
 
@@ -458,7 +484,7 @@ export class ClusterService {
     const members = await state.members();
     let initialCluster: string | undefined;
     if (role === 'manager') {
-      initialCluster = [...members.filter((m) => m.name).map((m) => `${m.name}=${m.peerURLs[0]}`), `${nodeId}=${rec.peerURL}`].join(',');
+      initialCluster = initialClusterOf(members, nodeId, rec.peerURL);
       rec.etcdInitialCluster = initialCluster;
     }
     await state.putNode(rec, 0);
@@ -612,7 +638,8 @@ export class ClusterService {
       // Promote: the record (with how to start the member) before the member (which takes the quorum of a
       // one-manager cluster until it starts).
       const members = await state.members();
-      next.etcdInitialCluster = [...members.filter((m) => m.name && !m.peerURLs.includes(cur.peerURL)).map((m) => `${m.name}=${m.peerURLs[0]}`), `${cur.id}=${cur.peerURL}`].join(',');
+      // (the node computes its --initial-cluster itself once its member is added; the field marks the promotion)
+      next.etcdInitialCluster = initialClusterOf(members.filter((m) => !m.peerURLs.includes(cur.peerURL)), cur.id, cur.peerURL);
       const written = await state.putNode(next, version);
       if (!members.some((m) => m.peerURLs.includes(cur.peerURL))) {
         try {

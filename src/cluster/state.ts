@@ -26,6 +26,25 @@ export const OUT_OF_SEQUENCE = 'rpc error: code = Unknown desc = update out of s
 /** How long one etcd call may take before the cluster counts as without a leader. */
 const CALL_TIMEOUT_MS = 4000;
 
+/** A member of the etcd cluster as memberList shows it (`name` is empty until the member has started). */
+export interface EtcdMemberInfo {
+  id: string;
+  name: string;
+  peerURLs: string[];
+  clientURLs: string[];
+}
+
+/**
+ * `--initial-cluster` for a member joining an existing etcd cluster: every member of the list (etcd checks the
+ * count and the peer URLs; a member not started yet has no name, so it gets a placeholder), this one under `self`.
+ */
+export function initialClusterOf(members: EtcdMemberInfo[], self: string, selfPeerURL: string): string {
+  return members
+    .map((m) => `${m.peerURLs.includes(selfPeerURL) ? self : m.name || `pending-${m.id}`}=${m.peerURLs[0]}`)
+    .concat(members.some((m) => m.peerURLs.includes(selfPeerURL)) ? [] : [`${self}=${selfPeerURL}`])
+    .join(',');
+}
+
 export interface EtcdCredentials {
   ca: Buffer;
   cert: Buffer;
@@ -147,28 +166,44 @@ export class ClusterState {
   /**
    * Heartbeats: a lease with TTL `ttlSec` (etcd3 refreshes it every third of the TTL) carrying `alive/<id>`; a
    * manager also campaigns in the leader election. A lost lease (etcd unreachable past the TTL) is granted again.
+   * Every third of the TTL the alive key is checked to be on this lease, and put again when it is not: a previous
+   * lease of this node (a heartbeat period changed, a client replaced) whose late put landed after this one's and
+   * was then revoked takes the key with it, and the node would show down for good while its lease lives.
    */
   startHeartbeat(nodeId: string, ttlSec: number, manager: boolean): Promise<void> {
     if (this.closed) return Promise.resolve();
     const lease = this.client.lease(ttlSec, { autoKeepAlive: true });
     this.lease = lease;
+    const current = (): boolean => !this.closed && this.lease === lease;
     lease.on('lost', () => {
-      if (this.closed || this.lease !== lease) return;
+      if (!current()) return;
       this.logger.warn('swarm heartbeat lease lost; granting a new one');
       this.stopCampaign();
       setTimeout(() => void this.startHeartbeat(nodeId, ttlSec, manager), 500).unref();
     });
     if (manager) this.startCampaign(nodeId, ttlSec);
-    return lease
-      .put(K.alive(nodeId))
-      .value(String(Date.now()))
-      .exec()
-      .then(
-        () => undefined,
-        (err) => {
-          this.logger.warn('swarm heartbeat failed', { err: String(err) });
-        },
-      );
+    const put = () => lease.put(K.alive(nodeId)).value(String(Date.now())).exec();
+    let checking = false;
+    const keeper = setInterval(() => {
+      if (!current()) return clearInterval(keeper);
+      if (checking) return;
+      checking = true;
+      Promise.all([this.client.get(K.alive(nodeId)).exec(), lease.grant()])
+        .then(async ([r, id]) => {
+          if (!current() || r.kvs[0]?.lease === id) return;
+          this.logger.debug('swarm heartbeat key not on the current lease; putting it again');
+          await put();
+        })
+        .catch(() => undefined)
+        .finally(() => (checking = false));
+    }, Math.max(500, (ttlSec * 1000) / 3));
+    keeper.unref();
+    return put().then(
+      () => undefined,
+      (err) => {
+        this.logger.warn('swarm heartbeat failed', { err: String(err) });
+      },
+    );
   }
 
   private startCampaign(nodeId: string, ttlSec: number): void {
@@ -205,7 +240,7 @@ export class ClusterState {
    * refuses a change while a member that (re)joined less than 5 s ago is not yet connected to all peers ("unhealthy
    * cluster"): that is retried for up to 15 s.
    */
-  private async reconfigure(change: () => Promise<unknown>, done: () => Promise<boolean>): Promise<void> {
+  private async reconfigure(change: () => Promise<unknown>, done: () => Promise<boolean>, retryable = /unhealthy cluster|not enough started members/): Promise<void> {
     const deadline = Date.now() + 15_000;
     for (;;) {
       try {
@@ -213,7 +248,7 @@ export class ClusterState {
         return;
       } catch (err) {
         if (await done().catch(() => false)) return;
-        if (!(err instanceof BerthError && /unhealthy cluster|not enough started members/.test(err.message)) || Date.now() > deadline) throw err;
+        if (!(err instanceof BerthError && retryable.test(err.message)) || Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -224,10 +259,16 @@ export class ClusterState {
     return list.members.find((x) => x.peerURLs.includes(peerURL));
   }
 
+  /**
+   * Adds a member for `peerURL`. etcd derives a new member's ID from its peer URLs and the current second: adding
+   * a peer URL again within the second it was removed (a demote, then a promote) makes the ID of the removed member,
+   * which etcd refuses as "member not found" (its ErrIDRemoved). That is retried too: the next second gives a new ID.
+   */
   memberAdd(peerURL: string): Promise<void> {
     return this.reconfigure(
       () => this.client.cluster.memberAdd({ peerURLs: [peerURL] }),
       async () => !!(await this.memberByPeer(peerURL)),
+      /unhealthy cluster|not enough started members|member not found/,
     );
   }
 
@@ -241,9 +282,9 @@ export class ClusterState {
     );
   }
 
-  async members(): Promise<{ name: string; peerURLs: string[]; clientURLs: string[] }[]> {
+  async members(): Promise<EtcdMemberInfo[]> {
     const list = await guard(this.client.cluster.memberList({}));
-    return list.members.map((m) => ({ name: m.name, peerURLs: m.peerURLs, clientURLs: m.clientURLs }));
+    return list.members.map((m) => ({ id: String(m.ID), name: m.name, peerURLs: m.peerURLs, clientURLs: m.clientURLs }));
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { conflict, notAcceptable } from '../../src/errors';
 import { mergeInitSpec, normalizeUpdateSpec, DEFAULT_SWARM_SPEC, toNodeJSON, heartbeatPeriodMs } from '../../src/translate/response/swarm';
 import { nodeFilter, parseNodeSpec, parseVersion, resolveSwarmAddrs } from '../../src/translate/request/swarm';
 import * as ca from '../../src/cluster/ca';
+import { initialClusterOf } from '../../src/cluster/state';
 import type { NodeRecord, NodeView } from '../../src/types/swarm';
 
 const calls: unknown[][] = [];
@@ -173,5 +174,19 @@ describe('the cluster CA', () => {
     expect(x.subject).toBe('O=def\nOU=swarm-worker\nCN=abc');
     expect(x.subjectAltName).toContain('IP Address:127.0.0.9');
     expect(x.checkPrivateKey(crypto.createPrivateKey(key))).toBe(true);
+  });
+});
+
+describe('initialClusterOf (a member joining an existing etcd cluster)', () => {
+  const a = { id: '1', name: 'nodeA', peerURLs: ['https://127.0.0.1:2380'], clientURLs: ['https://127.0.0.1:2379'] };
+  const pending = { id: '2', name: '', peerURLs: ['https://127.0.0.2:2380'], clientURLs: [] };
+  test('every member is listed (etcd checks the count): one not started yet under a placeholder, this one under its own name', () => {
+    const self = { id: '3', name: '', peerURLs: ['https://127.0.0.3:2380'], clientURLs: [] };
+    expect(initialClusterOf([a, pending, self], 'nodeC', 'https://127.0.0.3:2380')).toBe(
+      'nodeA=https://127.0.0.1:2380,pending-2=https://127.0.0.2:2380,nodeC=https://127.0.0.3:2380',
+    );
+  });
+  test('a member not in the list yet (before its member add) is added', () => {
+    expect(initialClusterOf([a], 'nodeC', 'https://127.0.0.3:2380')).toBe('nodeA=https://127.0.0.1:2380,nodeC=https://127.0.0.3:2380');
   });
 });
