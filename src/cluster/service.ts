@@ -3,7 +3,7 @@
 // shape what it returns with translate/response/swarm.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conflict, invalidParameter, notAcceptable, notFound, systemError, unavailable } from '../errors';
+import { conflict, invalidParameter, isKind, notAcceptable, notFound, systemError, unavailable } from '../errors';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../store/atomic';
 import type { ClusterRecord, LocalSwarmState, NodeDescription, NodeRecord, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
@@ -508,10 +508,12 @@ export class ClusterService {
       const state = this.state;
       if (local.role === 'manager' && state) {
         let views: NodeView[] = [];
+        let known = true;
         try {
           views = await this.views(state);
         } catch (err) {
           if (!force) throw err;
+          known = false;
         }
         const managers = views.filter((v) => v.node.value.spec.Role === 'manager');
         const reachable = Math.max(1, managers.filter((v) => v.ready).length);
@@ -525,15 +527,32 @@ export class ClusterService {
           msg += 'The only way to restore a swarm that has lost consensus is to reinitialize it with `--force-new-cluster`. Use `--force` to suppress this message.';
           throw unavailable(msg);
         }
-        if (managers.length > 1) {
-          // Out of the etcd membership; the node stays listed (down, as a worker) until `docker node rm`.
-          const me = views.find((v) => v.node.value.id === local.nodeId);
-          await state.memberRemoveByPeer(peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)).catch(() => undefined);
-          if (me) await state.putNode({ ...me.node.value, spec: { ...me.node.value.spec, Role: 'worker' }, etcdInitialCluster: undefined, updatedAt: nowISO() }, me.node.version).catch(() => undefined);
+        // With other managers (or when they could not be read): out of the etcd membership; the node stays listed
+        // (down, as a worker) until `docker node rm`. The record first, while this node's member still serves
+        // (a removed member stops itself, and the client may be talking to it); the member is no longer
+        // restarted by its supervisor from here on.
+        if (!known || managers.length > 1) {
+          this.etcd?.close();
+          await this.recordLeftManager(state, local.nodeId).catch((err) => this.deps.logger.warn('cannot record the leaving manager as a worker', { err: String(err) }));
+          await state.memberRemoveByPeer(peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)).catch((err) => this.deps.logger.warn('cannot remove this etcd member', { err: String(err) }));
         }
       }
       await this.forget();
     });
+  }
+
+  /** A manager that leaves is recorded as a worker (a concurrent write of its record is read again, twice). */
+  private async recordLeftManager(state: ClusterState, id: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const me = await state.node(id);
+      if (!me) return;
+      try {
+        await state.putNode({ ...me.value, spec: { ...me.value.spec, Role: 'worker' }, etcdInitialCluster: undefined, updatedAt: nowISO() }, me.version);
+        return;
+      } catch (err) {
+        if (!isKind(err, 'Conflict') || attempt >= 2) throw err;
+      }
+    }
   }
 
   // ---- reads -------------------------------------------------------------------------------------------------
