@@ -1,11 +1,10 @@
 // berth's own etcd member, for a manager node: started detached (like berth's containerd, it outlives a berth
 // restart, so a SIGKILLed berth finds its member still serving), checked every 2 s and started again if it died.
 // Its data directory, log and pid file live under <data-root>/swarm/.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Logger } from '../log';
+import { connectable, DetachedKeeper, spawnDetached } from '../containerd/supervisor';
 
 export interface EtcdMember {
   name: string;
@@ -50,22 +49,7 @@ export function etcdArgs(m: EtcdMember): string[] {
 
 /** Whether something accepts TCP connections on ip:port. */
 export function tcpAlive(ip: string, port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: ip, port });
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, timeoutMs);
-    s.once('connect', () => {
-      clearTimeout(t);
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
+  return connectable({ host: ip, port }, timeoutMs);
 }
 
 function pidAlive(pidFile: string): number | undefined {
@@ -82,62 +66,41 @@ function pidAlive(pidFile: string): number | undefined {
 }
 
 export class EtcdSupervisor {
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly keeper: DetachedKeeper;
 
   constructor(
     readonly member: EtcdMember,
     private readonly logger: Logger,
     private readonly binary = 'etcd',
-  ) {}
+  ) {
+    this.keeper = new DetachedKeeper(
+      {
+        name: 'etcd',
+        address: `${member.ip}:${member.clientPort}`,
+        log: member.log,
+        running: async () => !!pidAlive(member.pidFile),
+        listening: () => tcpAlive(member.ip, member.clientPort),
+        exited: () => !pidAlive(member.pidFile),
+        spawn: () => this.spawn(),
+      },
+      logger,
+    );
+  }
 
   /** Starts the member unless it is already running (a previous berth started it); resolves when it listens. */
-  async ensure(timeoutMs = 15_000): Promise<void> {
-    if (!pidAlive(this.member.pidFile)) this.spawn();
-    await this.waitListening(timeoutMs);
-    if (!this.timer && !this.stopped) {
-      this.timer = setInterval(() => void this.check(), 2000);
-      this.timer.unref();
-    }
+  ensure(timeoutMs = 15_000): Promise<void> {
+    return this.keeper.ensure(timeoutMs);
   }
 
   private spawn(): void {
     const m = this.member;
     fs.mkdirSync(path.dirname(m.dataDir), { recursive: true, mode: 0o700 });
-    const out = fs.openSync(m.log, 'a');
-    const child = spawn(this.binary, etcdArgs(m), { detached: true, stdio: ['ignore', out, out] });
-    fs.closeSync(out);
-    child.on('error', (err) => this.logger.error('cannot start etcd', { err: String(err) }));
-    if (child.pid) fs.writeFileSync(m.pidFile, String(child.pid));
-    child.unref();
-    this.logger.info('started etcd', { pid: child.pid, client: clientURL(m.ip, m.clientPort) });
-  }
-
-  private async waitListening(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await tcpAlive(this.member.ip, this.member.clientPort)) return;
-      if (!pidAlive(this.member.pidFile)) throw new Error(`etcd exited (see ${this.member.log})`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`etcd did not start listening on ${this.member.ip}:${this.member.clientPort} (see ${this.member.log})`);
-  }
-
-  private async check(): Promise<void> {
-    if (this.stopped || pidAlive(this.member.pidFile)) return;
-    this.logger.warn('etcd is gone; restarting it');
-    try {
-      this.spawn();
-      await this.waitListening(15_000);
-    } catch (err) {
-      this.logger.error('etcd restart failed', { err: String(err) });
-    }
+    spawnDetached(this.binary, etcdArgs(m), m, this.logger, 'etcd', { client: clientURL(m.ip, m.clientPort) });
   }
 
   /** Stops supervising; etcd keeps running (a restarted berth re-attaches). */
   close(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.keeper.close();
   }
 
   /** Stops supervising and stops etcd (leave, or an init that failed): SIGTERM, then SIGKILL after 5 s. */

@@ -49,11 +49,10 @@ export function containerdConfig(p: OwnContainerdPaths): string {
   ].join('\n');
 }
 
-/** Whether something accepts connections on the unix socket. */
-export function socketAlive(address: string, timeoutMs = 500): Promise<boolean> {
-  const p = address.replace(/^unix:\/\//, '');
+/** Whether something accepts connections at `where` (a unix socket's path, or host and port) within `timeoutMs`. */
+export function connectable(where: net.NetConnectOpts, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect(p);
+    const s = net.connect(where);
     const t = setTimeout(() => {
       s.destroy();
       resolve(false);
@@ -70,24 +69,115 @@ export function socketAlive(address: string, timeoutMs = 500): Promise<boolean> 
   });
 }
 
-export class ContainerdSupervisor {
+/** Whether something accepts connections on the unix socket. */
+export function socketAlive(address: string, timeoutMs = 500): Promise<boolean> {
+  return connectable({ path: address.replace(/^unix:\/\//, '') }, timeoutMs);
+}
+
+/**
+ * Starts `binary` detached (it outlives berth), its output appended to `log`, its pid written to `pidFile`.
+ */
+export function spawnDetached(binary: string, args: string[], files: { log: string; pidFile: string }, logger: Logger, what: string, facts: Record<string, unknown>): void {
+  const out = fs.openSync(files.log, 'a');
+  const child = spawn(binary, args, { detached: true, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  child.on('error', (err) => logger.error(`cannot start ${what}`, { err: String(err) }));
+  if (child.pid) fs.writeFileSync(files.pidFile, String(child.pid));
+  child.unref();
+  logger.info(`started ${what}`, { pid: child.pid, ...facts });
+}
+
+/** A daemon that a DetachedKeeper keeps running. */
+export interface KeptDaemon {
+  /** For messages: "containerd", "etcd". */
+  name: string;
+  /** Where it listens, and its log (for messages). */
+  address: string;
+  log: string;
+  /** Whether it runs (when not, the keeper starts it). */
+  running(): Promise<boolean>;
+  /** Whether it serves. */
+  listening(): Promise<boolean>;
+  /** Whether it is known to have exited (waiting for it to listen stops at once then). */
+  exited?(): boolean;
+  spawn(): void;
+}
+
+/**
+ * Keeps a detached daemon running (berth's containerd, a manager's etcd member): ensure() starts it unless it runs
+ * and resolves when it listens; then it is checked every 2 s and started again if it died, until close().
+ */
+export class DetachedKeeper {
   private timer?: NodeJS.Timeout;
   private stopped = false;
+
+  constructor(
+    private readonly d: KeptDaemon,
+    private readonly logger: Logger,
+  ) {}
+
+  async ensure(timeoutMs = 15_000): Promise<void> {
+    if (!(await this.d.running())) this.d.spawn();
+    await this.waitListening(timeoutMs);
+    if (!this.timer && !this.stopped) {
+      this.timer = setInterval(() => void this.check(), 2000);
+      this.timer.unref();
+    }
+  }
+
+  private async waitListening(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await this.d.listening()) return;
+      if (this.d.exited?.()) throw new Error(`${this.d.name} exited (see ${this.d.log})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${this.d.name} did not start listening on ${this.d.address} (see ${this.d.log})`);
+  }
+
+  private async check(): Promise<void> {
+    if (this.stopped || (await this.d.running())) return;
+    if (this.stopped) return; // closed while it was being checked
+    this.logger.warn(`${this.d.name} is gone; restarting it`);
+    try {
+      this.d.spawn();
+      await this.waitListening(15_000);
+    } catch (err) {
+      this.logger.error(`${this.d.name} restart failed`, { err: String(err) });
+    }
+  }
+
+  /** Stops keeping it running (the daemon itself goes on). */
+  close(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+export class ContainerdSupervisor {
+  private readonly keeper: DetachedKeeper;
 
   constructor(
     readonly paths: OwnContainerdPaths,
     private readonly logger: Logger,
     private readonly binary = 'containerd',
-  ) {}
+  ) {
+    this.keeper = new DetachedKeeper(
+      {
+        name: 'containerd',
+        address: paths.address,
+        log: paths.log,
+        running: () => socketAlive(paths.address, 1000),
+        listening: () => socketAlive(paths.address),
+        spawn: () => this.spawn(),
+      },
+      logger,
+    );
+  }
 
   /** Starts containerd unless ours is already running (a previous berth started it); resolves when it listens. */
   async ensure(): Promise<string> {
-    if (!(await socketAlive(this.paths.address))) this.spawn();
-    await this.waitListening(15_000);
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.check(), 2000);
-      this.timer.unref();
-    }
+    await this.keeper.ensure(15_000);
     return this.paths.address;
   }
 
@@ -100,39 +190,11 @@ export class ContainerdSupervisor {
     } catch {
       /* none */
     }
-    const out = fs.openSync(p.log, 'a');
-    const child = spawn(this.binary, ['--config', p.config], { detached: true, stdio: ['ignore', out, out] });
-    fs.closeSync(out);
-    child.on('error', (err) => this.logger.error('cannot start containerd', { err: String(err) }));
-    if (child.pid) fs.writeFileSync(p.pidFile, String(child.pid));
-    child.unref();
-    this.logger.info('started containerd', { pid: child.pid, address: p.address });
-  }
-
-  private async waitListening(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await socketAlive(this.paths.address)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`containerd did not start listening on ${this.paths.address} (see ${this.paths.log})`);
-  }
-
-  private async check(): Promise<void> {
-    if (this.stopped) return;
-    if (await socketAlive(this.paths.address, 1000)) return;
-    this.logger.warn('containerd is gone; restarting it');
-    try {
-      this.spawn();
-      await this.waitListening(15_000);
-    } catch (err) {
-      this.logger.error('containerd restart failed', { err: String(err) });
-    }
+    spawnDetached(this.binary, ['--config', p.config], p, this.logger, 'containerd', { address: p.address });
   }
 
   /** Stops supervising (containerd itself keeps running, with the containers). */
   close(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.keeper.close();
   }
 }
