@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../log';
+import type { EtcdRaft } from '../types/swarm';
 import { connectable, DetachedKeeper, spawnDetached } from '../containerd/supervisor';
 
 export interface EtcdMember {
@@ -17,6 +18,8 @@ export interface EtcdMember {
   initialState: 'new' | 'existing';
   clusterToken: string;
   certs: { ca: string; cert: string; key: string };
+  /** Spec.Raft as etcd settings (read at each start of the member). */
+  raft: EtcdRaft;
   log: string;
   pidFile: string;
 }
@@ -39,9 +42,12 @@ export function etcdArgs(m: EtcdMember): string[] {
     '--initial-cluster-token', m.clusterToken,
     '--cert-file', m.certs.cert, '--key-file', m.certs.key, '--trusted-ca-file', m.certs.ca, '--client-cert-auth',
     '--peer-cert-file', m.certs.cert, '--peer-key-file', m.certs.key, '--peer-trusted-ca-file', m.certs.ca, '--peer-client-cert-auth',
-    // Fast failure detection on one machine; leases (heartbeats) need an election timeout below their TTL.
-    '--heartbeat-interval', '100',
-    '--election-timeout', '1000',
+    // Spec.Raft: with the defaults (1 and 10 ticks of 100 ms), fast failure detection on one machine; leases
+    // (heartbeats) need an election timeout below their TTL.
+    '--heartbeat-interval', String(m.raft.heartbeatMs),
+    '--election-timeout', String(m.raft.electionMs),
+    '--snapshot-count', String(m.raft.snapshotCount),
+    '--max-snapshots', String(m.raft.maxSnapshots),
     '--logger', 'zap',
     '--log-outputs', 'stderr',
   ];

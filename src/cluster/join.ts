@@ -8,7 +8,7 @@ import * as https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { BerthError, invalidParameter, unavailable } from '../errors';
 import type { Logger } from '../log';
-import type { NodeDescription } from '../types/swarm';
+import type { EtcdRaft, NodeDescription } from '../types/swarm';
 
 export interface JoinRequest {
   secret: string;
@@ -29,6 +29,8 @@ export interface JoinResponse {
   etcdEndpoints: string[];
   /** For a manager: the --initial-cluster its new etcd member starts with. */
   initialCluster?: string;
+  /** For a manager: the etcd settings of Spec.Raft. */
+  raft?: EtcdRaft;
 }
 
 const MAX_BODY = 1 << 20;

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { conflict, invalidParameter, isKind, notAcceptable, notFound, systemError, unavailable } from '../errors';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../store/atomic';
-import type { ClusterRecord, LocalSwarmState, NodeDescription, NodeRecord, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
-import { heartbeatPeriodMs, mergeInitSpec, normalizeUpdateSpec, TLSInfoFacts } from '../translate/response/swarm';
+import type { ClusterRecord, EtcdRaft, LocalSwarmState, NodeDescription, NodeRecord, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
+import { etcdRaftOf, heartbeatPeriodMs, mergeInitSpec, normalizeUpdateSpec, TLSInfoFacts } from '../translate/response/swarm';
 import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, splitHostPort, taskFilter } from '../translate/request/swarm';
 import * as ca from './ca';
 import { clientURL, EtcdMember, EtcdSupervisor, peerURL } from './etcd';
@@ -217,11 +217,17 @@ export class ClusterService {
     if (role === 'manager' && local.role === 'worker' && me.value.etcdInitialCluster) {
       // The promoting manager writes the record before it adds the member: start only once the member exists
       // (started before, etcd refuses the cluster it finds as "member count is unequal").
-      if (ownMember) await this.becomeManager(members);
+      if (ownMember) await this.becomeManager(members, etcdRaftOf(cluster.value.spec));
     } else if (local.role === 'manager' && (role === 'worker' || !ownMember)) {
       // Demoted, or this member removed under us (demoted and promoted again before this node looked: the new
       // member is another one, started afresh on the next round).
       await this.becomeWorker();
+    }
+    // Spec.Raft changed by an update: the member runs with it from its next start (etcd reads these at start only).
+    const raft = etcdRaftOf(cluster.value.spec);
+    if (this.local?.role === 'manager' && this.local.etcd && JSON.stringify(this.local.etcd.raft) !== JSON.stringify(raft)) {
+      this.local.etcd = { ...this.local.etcd, raft };
+      await this.saveLocal();
     }
     // The managers' etcd endpoints, kept for the next start (the running client keeps the ones it has).
     const endpoints = members.flatMap((m) => m.clientURLs).sort();
@@ -241,7 +247,7 @@ export class ClusterService {
    * a manager only once its member serves; a member that fails to start is stopped and its data removed, and the
    * next round tries again.
    */
-  private async becomeManager(members: EtcdMemberInfo[]): Promise<void> {
+  private async becomeManager(members: EtcdMemberInfo[], raft: EtcdRaft): Promise<void> {
     const local = this.local!;
     this.deps.logger.info('promoted to manager: starting an etcd member');
     // a member a SIGKILLed berth was starting (its pid file) is not this one: stopped, its data gone
@@ -251,7 +257,7 @@ export class ClusterService {
     const next: LocalSwarmState = {
       ...local,
       role: 'manager',
-      etcd: { initialCluster: initialClusterOf(members, local.nodeId, peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)), state: 'existing' },
+      etcd: { initialCluster: initialClusterOf(members, local.nodeId, peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)), state: 'existing', raft },
       etcdEndpoints: local.etcdEndpoints.includes(own) ? local.etcdEndpoints : [...local.etcdEndpoints, own],
     };
     const etcd = this.memberSupervisor(next);
@@ -313,6 +319,7 @@ export class ClusterService {
       peerPort: port + 3,
       initialCluster: local?.etcd?.initialCluster ?? '',
       initialState: local?.etcd?.state ?? 'new',
+      raft: local?.etcd?.raft ?? etcdRaftOf({}),
       clusterToken: local?.clusterId ?? '',
       certs: { ca: this.p.caCert, cert: this.p.nodeCert, key: this.p.nodeKey },
       log: this.p.etcdLog,
@@ -360,7 +367,7 @@ export class ClusterService {
         advertiseAddr: advertiseIP,
         listenAddr: `${addrs.listenIP}:${listenPort}`,
         etcdEndpoints: [clientURL(advertiseIP, listenPort + 2)],
-        etcd: { initialCluster: `${nodeId}=${peerURL(advertiseIP, listenPort + 3)}`, state: 'new' },
+        etcd: { initialCluster: `${nodeId}=${peerURL(advertiseIP, listenPort + 3)}`, state: 'new', raft: etcdRaftOf(spec) },
       };
       let etcd: EtcdSupervisor | undefined;
       let state: ClusterState | undefined;
@@ -442,7 +449,7 @@ export class ClusterService {
         advertiseAddr: addrs.advertiseIP,
         listenAddr: `${addrs.listenIP}:${addrs.listenPort}`,
         etcdEndpoints: got.etcdEndpoints,
-        etcd: got.initialCluster ? { initialCluster: got.initialCluster, state: 'existing' } : undefined,
+        etcd: got.initialCluster ? { initialCluster: got.initialCluster, state: 'existing', raft: got.raft } : undefined,
       };
       try {
         fs.mkdirSync(this.p.certs, { recursive: true, mode: 0o700 });
@@ -497,7 +504,8 @@ export class ClusterService {
       }
     }
     const endpoints = members.flatMap((m) => m.clientURLs);
-    return { nodeId, clusterId: c.value.id, role, cert, caCert: c.value.caCert, etcdEndpoints: role === 'manager' ? [...endpoints, rec.clientURL] : endpoints, initialCluster };
+    const raft = role === 'manager' ? etcdRaftOf(c.value.spec) : undefined;
+    return { nodeId, clusterId: c.value.id, role, cert, caCert: c.value.caCert, etcdEndpoints: role === 'manager' ? [...endpoints, rec.clientURL] : endpoints, initialCluster, raft };
   }
 
   async leave(force: boolean): Promise<void> {

@@ -89,6 +89,14 @@ export interface TaskRecord {
   [field: string]: unknown;
 }
 
+/** The etcd settings a manager's member runs with, from Spec.Raft (translate/response/swarm etcdRaftOf). */
+export interface EtcdRaft {
+  heartbeatMs: number;
+  electionMs: number;
+  snapshotCount: number;
+  maxSnapshots: number;
+}
+
 /** What a node keeps in `<data-root>/swarm/state.json`. */
 export interface LocalSwarmState {
   nodeId: string;
@@ -100,7 +108,7 @@ export interface LocalSwarmState {
   /** etcd client URLs of the managers known when this node last looked. */
   etcdEndpoints: string[];
   /** For a manager: how its etcd was started (the first start; later starts reuse the data directory). */
-  etcd?: { initialCluster: string; state: 'new' | 'existing' };
+  etcd?: { initialCluster: string; state: 'new' | 'existing'; raft?: EtcdRaft };
 }
 
 /** GET /info's Swarm section, as the service gathers it. */

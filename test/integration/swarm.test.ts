@@ -142,6 +142,31 @@ test('a SIGKILLed berth comes back in the same swarm, nothing re-initialised', a
   expect(ls.stdout.trim()).toBe(`${nodeId} Ready Leader`);
 });
 
+const etcdArgs = (): string[] => {
+  const pid = Number(fs.readFileSync(path.join(a.dataRoot, 'swarm', 'etcd.pid'), 'utf8'));
+  return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+};
+const flag = (args: string[], name: string): string | undefined => args[args.indexOf(name) + 1];
+
+test('Spec.Raft: the etcd member runs with it (ticks of 100 ms); an update applies from the member\'s next start', async () => {
+  const raftFlags = () => ['--heartbeat-interval', '--election-timeout', '--snapshot-count', '--max-snapshots'].map((f) => flag(etcdArgs(), f));
+  expect(raftFlags()).toEqual(['100', '1000', '10000', '1']);
+  const cur = (await a.request('GET', '/v1.24/swarm')).json();
+  const Raft = { SnapshotInterval: 20000, KeepOldSnapshots: 2, LogEntriesForSlowFollowers: 700, ElectionTick: 20, HeartbeatTick: 2 };
+  const upd = await a.request('POST', `/v1.24/swarm/update?version=${cur.Version.Index}`, { body: { ...cur.Spec, Raft } });
+  expect(upd.status).toBe(200);
+  expect((await a.request('GET', '/v1.24/swarm')).json().Spec.Raft).toEqual(Raft);
+  // recorded for the member's next start within a reconcile round; the running member keeps its settings
+  const statePath = path.join(a.dataRoot, 'swarm', 'state.json');
+  for (let i = 0; i < 50 && JSON.parse(fs.readFileSync(statePath, 'utf8')).etcd?.raft?.heartbeatMs !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(raftFlags()).toEqual(['100', '1000', '10000', '1']);
+  await a.kill(true);
+  await a.start();
+  expect(raftFlags()).toEqual(['200', '2000', '20000', '3']);
+  const ls = await a.docker(['node', 'ls', '--format', '{{.ID}} {{.Status}} {{.ManagerStatus}}']);
+  expect(ls.stdout.trim()).toBe(`${nodeId} Ready Leader`);
+});
+
 test('leave: the last manager needs --force; afterwards the node is outside the swarm and etcd is stopped', async () => {
   const pid = Number(fs.readFileSync(path.join(a.dataRoot, 'swarm', 'etcd.pid'), 'utf8'));
   const leave = await a.docker(['swarm', 'leave']);

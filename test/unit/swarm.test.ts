@@ -7,7 +7,7 @@ import { createApp } from '../../src/http/app';
 import { swarmRoutes, SwarmBackend } from '../../src/handlers/swarm';
 import { nodeRoutes, NodesBackend } from '../../src/handlers/nodes';
 import { conflict, notAcceptable } from '../../src/errors';
-import { mergeInitSpec, normalizeUpdateSpec, DEFAULT_SWARM_SPEC, toNodeJSON, heartbeatPeriodMs } from '../../src/translate/response/swarm';
+import { mergeInitSpec, normalizeUpdateSpec, DEFAULT_SWARM_SPEC, toNodeJSON, heartbeatPeriodMs, etcdRaftOf } from '../../src/translate/response/swarm';
 import { nodeFilter, parseNodeSpec, parseVersion, resolveSwarmAddrs } from '../../src/translate/request/swarm';
 import * as ca from '../../src/cluster/ca';
 import { initialClusterOf } from '../../src/cluster/state';
@@ -188,5 +188,17 @@ describe('initialClusterOf (a member joining an existing etcd cluster)', () => {
   });
   test('a member not in the list yet (before its member add) is added', () => {
     expect(initialClusterOf([a], 'nodeC', 'https://127.0.0.3:2380')).toBe('nodeA=https://127.0.0.1:2380,nodeC=https://127.0.0.3:2380');
+  });
+});
+
+describe('etcdRaftOf (Spec.Raft as etcd settings)', () => {
+  test('the defaults: 1 and 10 ticks of 100 ms, a snapshot every 10000 entries, the current one kept', () => {
+    expect(etcdRaftOf(DEFAULT_SWARM_SPEC)).toEqual({ heartbeatMs: 100, electionMs: 1000, snapshotCount: 10000, maxSnapshots: 1 });
+    expect(etcdRaftOf({ Raft: { ElectionTick: 0, HeartbeatTick: 0, KeepOldSnapshots: 0 } })).toEqual(etcdRaftOf({}));
+  });
+  test('the election timeout stays within etcd\'s bounds (at least 5 heartbeats, at most 50 s)', () => {
+    expect(etcdRaftOf({ Raft: { HeartbeatTick: 3, ElectionTick: 4 } })).toMatchObject({ heartbeatMs: 300, electionMs: 1500 });
+    expect(etcdRaftOf({ Raft: { ElectionTick: 1000 } }).electionMs).toBe(50_000);
+    expect(etcdRaftOf({ Raft: { SnapshotInterval: 5, KeepOldSnapshots: 4 } })).toMatchObject({ snapshotCount: 5, maxSnapshots: 5 });
   });
 });

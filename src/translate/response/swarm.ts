@@ -1,6 +1,6 @@
 // Swarm records → the wire's Swarm, Node, Task and Info.Swarm objects as the reference (Docker 20.10) writes them
 // at 1.24 — pure. Timestamps are stored as RFC 3339 strings already.
-import type { ClusterRecord, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../../types/swarm';
+import type { ClusterRecord, EtcdRaft, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../../types/swarm';
 
 /** The Spec defaults of a new cluster (what the reference shows after `docker swarm init`). */
 export const DEFAULT_SWARM_SPEC: SwarmSpec = {
@@ -60,6 +60,29 @@ export function normalizeUpdateSpec(g: SwarmSpec | undefined): SwarmSpec {
     CAConfig: nz(s.CAConfig?.NodeCertExpiry) ? { NodeCertExpiry: s.CAConfig!.NodeCertExpiry } : {},
     TaskDefaults: {},
     EncryptionConfig: { AutoLockManagers: !!s.EncryptionConfig?.AutoLockManagers },
+  };
+}
+
+/** One Raft tick in berth's etcd: swarmkit's is 1 s; etcd's defaults (100 ms heartbeat) keep failover fast here. */
+export const RAFT_TICK_MS = 100;
+
+/**
+ * Spec.Raft as etcd settings (a zero or missing field is the default, as the reference reads it):
+ * HeartbeatTick and ElectionTick in ticks of RAFT_TICK_MS (etcd's --heartbeat-interval, --election-timeout; the
+ * election timeout at least 5 heartbeats and at most 50 s, etcd's bounds), SnapshotInterval as --snapshot-count,
+ * KeepOldSnapshots as --max-snapshots (etcd counts the current snapshot, and 0 is unlimited there: one more).
+ * LogEntriesForSlowFollowers has no etcd 3.4 setting (its catch-up is fixed at 5000 entries).
+ */
+export function etcdRaftOf(spec: SwarmSpec): EtcdRaft {
+  const d = DEFAULT_SWARM_SPEC.Raft!;
+  const r = spec.Raft ?? {};
+  const heartbeatMs = Math.min(10_000, (nz(r.HeartbeatTick) ? r.HeartbeatTick : d.HeartbeatTick!) * RAFT_TICK_MS);
+  const electionMs = Math.min(50_000, Math.max(5 * heartbeatMs, (nz(r.ElectionTick) ? r.ElectionTick : d.ElectionTick!) * RAFT_TICK_MS));
+  return {
+    heartbeatMs,
+    electionMs,
+    snapshotCount: nz(r.SnapshotInterval) ? r.SnapshotInterval : d.SnapshotInterval!,
+    maxSnapshots: (r.KeepOldSnapshots ?? 0) + 1,
   };
 }
 
