@@ -140,6 +140,9 @@ export class ClusterService {
     this.startReconcile();
   }
 
+  /** The etcd endpoints the running client was built with (sorted). */
+  private clientEndpoints: string[] = [];
+
   /** The heartbeat period in force on this node (the cluster's Dispatcher.HeartbeatPeriod when last read). */
   private heartbeatMs = 5000;
 
@@ -148,6 +151,7 @@ export class ClusterService {
     const local = this.local!;
     const old = this.state;
     this.heartbeatMs = periodMs;
+    this.clientEndpoints = [...endpoints].sort();
     this.state = new ClusterState(endpoints, this.credentials(), this.deps.logger);
     const beating = this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
     if (old) {
@@ -229,11 +233,17 @@ export class ClusterService {
       this.local.etcd = { ...this.local.etcd, raft };
       await this.saveLocal();
     }
-    // The managers' etcd endpoints, kept for the next start (the running client keeps the ones it has).
+    // The managers' etcd endpoints, kept for the next start.
     const endpoints = members.flatMap((m) => m.clientURLs).sort();
     if (this.local && endpoints.length && JSON.stringify(endpoints) !== JSON.stringify([...this.local.etcdEndpoints].sort())) {
       this.local.etcdEndpoints = endpoints;
       await this.saveLocal();
+    }
+    // A worker's client follows the managers' endpoints (a manager's always has its own member): one built on
+    // managers that were all demoted or removed since would lose the cluster.
+    if (this.local?.role === 'worker' && endpoints.length && JSON.stringify(endpoints) !== JSON.stringify(this.clientEndpoints)) {
+      this.deps.logger.info('the managers changed: the etcd client follows', { endpoints });
+      this.connect(endpoints, this.heartbeatMs);
     }
     this.restartHeartbeat(heartbeatPeriodMs(cluster.value.spec));
   }
