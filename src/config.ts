@@ -55,6 +55,9 @@ export interface Config {
   shutdownTimeout: number;
   /** "live-restore": accepted and shown; containers always outlive berthd (they belong to containerd). */
   liveRestore: boolean;
+  /** `--cluster-store etcd://HOST:PORT[,HOST:PORT]`: swarm mode keeps its state in this existing etcd (its client
+   * URLs, plain http) instead of etcd members of its own (docs/swarm.md). */
+  clusterStore?: string[];
   /** The checked daemon.json, for the keys berth checks but does not act on. */
   file?: Record<string, unknown>;
 }
@@ -113,6 +116,7 @@ Options:
       --bridge-subnet string Subnet of berth's default bridge (default "172.31.0.0/16")
       --bridge-name string   Interface name of berth's default bridge (default "berth0")
       --cgroup-parent string Parent cgroup for containers (default "/berth")
+      --cluster-store string  etcd://HOST:PORT[,HOST:PORT]: keep swarm mode's state in this existing etcd
       --plugin-socket-dir string  Directory of plugin sockets (default "/run/docker/plugins")
       --plugin-spec-dir list Directory of plugin .spec/.json files, repeatable (default /etc/docker/plugins,
                              /usr/lib/docker/plugins)
@@ -130,6 +134,16 @@ Options:
 `;
 
 export class UsageError extends Error {}
+
+/** `etcd://HOST:PORT[,HOST:PORT]` as etcd client URLs (plain http). */
+export function parseClusterStore(v: string): string[] {
+  const m = /^etcd:\/\/(.+)$/.exec(v);
+  const hosts = m ? m[1].split(',').map((h) => h.trim()) : [];
+  if (!hosts.length || hosts.some((h) => !/^[^\s/:,]+:\d{1,5}$/.test(h))) {
+    throw new UsageError(`invalid argument "${v}" for "--cluster-store" flag: berth's cluster store is etcd://HOST:PORT[,HOST:PORT...]`);
+  }
+  return hosts.map((h) => `http://${h}`);
+}
 
 const BOOL = /^(1|t|T|TRUE|true|True)$|^(0|f|F|FALSE|false|False)$/;
 
@@ -241,6 +255,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '-D':
       case '--debug':
         c.debug = c.given.debug = bool(a, inline);
+        break;
+      case '--cluster-store':
+        c.clusterStore = parseClusterStore(val());
         break;
       case '--label':
         labels.push(val());

@@ -142,6 +142,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
 
   const cluster = new ClusterService({
     dataRoot: config.dataRoot,
+    store: config.clusterStore,
     logger,
     describe: () => ({
       hostname: os.hostname(),

@@ -31,6 +31,8 @@ export interface JoinResponse {
   initialCluster?: string;
   /** For a manager: the etcd settings of Spec.Raft. */
   raft?: EtcdRaft;
+  /** Set when the swarm lives in an existing etcd: its client URLs (the node starts no member). */
+  store?: string[];
 }
 
 const MAX_BODY = 1 << 20;

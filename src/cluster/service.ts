@@ -31,6 +31,8 @@ export interface ClusterDeps {
   /** IPv4 addresses per interface name (os.networkInterfaces(), reduced). */
   interfaces: () => Record<string, string[]>;
   etcdBinary?: string;
+  /** `--cluster-store`: an existing etcd's client URLs; a swarm initialised here lives there. */
+  store?: string[];
 }
 
 export interface JoinBody {
@@ -129,7 +131,7 @@ export class ClusterService {
   /** Starts (or re-attaches to) this node's etcd member if it is a manager, connects, heartbeats. */
   private async attach(): Promise<void> {
     const local = this.local!;
-    if (local.role === 'manager') {
+    if (local.role === 'manager' && !local.store) {
       this.etcd = this.memberSupervisor(local);
       await this.etcd.ensure();
     }
@@ -152,7 +154,7 @@ export class ClusterService {
     const old = this.state;
     this.heartbeatMs = periodMs;
     this.clientEndpoints = [...endpoints].sort();
-    this.state = new ClusterState(endpoints, this.credentials(), this.deps.logger);
+    this.state = new ClusterState(endpoints, this.credentials(local), this.deps.logger);
     const beating = this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
     if (old) {
       // The old lease ends once the new one holds the alive key (the node never shows down in between); calls
@@ -216,6 +218,13 @@ export class ClusterService {
       return;
     }
     const role = me.value.spec.Role;
+    if (local.store) {
+      // in an existing etcd: a role change moves no membership
+      if (role === 'manager' && local.role === 'worker') await this.becomeStoreManager();
+      else if (role === 'worker' && local.role === 'manager') await this.becomeWorker();
+      this.restartHeartbeat(heartbeatPeriodMs(cluster.value.spec));
+      return;
+    }
     const ownPeer = peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3);
     const ownMember = members.find((m) => m.peerURLs.includes(ownPeer));
     if (role === 'manager' && local.role === 'worker' && me.value.etcdInitialCluster) {
@@ -285,6 +294,15 @@ export class ClusterService {
     await this.serveJoins();
   }
 
+  /** Promoted in a swarm that lives in an existing etcd: campaign and serve joins (no member to start). */
+  private async becomeStoreManager(): Promise<void> {
+    this.deps.logger.info('promoted to manager');
+    this.local = { ...this.local!, role: 'manager' };
+    await this.saveLocal();
+    this.connect(this.local.etcdEndpoints, this.heartbeatMs);
+    await this.serveJoins();
+  }
+
   /** Demoted: the demoting manager removed the etcd member; stop it and go on as a client. */
   private async becomeWorker(): Promise<void> {
     const local = this.local!;
@@ -314,7 +332,8 @@ export class ClusterService {
     fs.rmSync(this.p.dir, { recursive: true, force: true });
   }
 
-  private credentials() {
+  private credentials(local: LocalSwarmState | undefined) {
+    if (local?.store) return undefined;
     return { ca: fs.readFileSync(this.p.caCert), cert: fs.readFileSync(this.p.nodeCert), key: fs.readFileSync(this.p.nodeKey) };
   }
 
@@ -370,14 +389,16 @@ export class ClusterService {
       const clusterId = ca.newId();
       const advertiseIP = addrs.advertiseIP;
       const listenPort = addrs.listenPort;
+      const store = this.deps.store;
       const local: LocalSwarmState = {
         nodeId,
         clusterId,
         role: 'manager',
         advertiseAddr: advertiseIP,
         listenAddr: `${addrs.listenIP}:${listenPort}`,
-        etcdEndpoints: [clientURL(advertiseIP, listenPort + 2)],
-        etcd: { initialCluster: `${nodeId}=${peerURL(advertiseIP, listenPort + 3)}`, state: 'new', raft: etcdRaftOf(spec) },
+        etcdEndpoints: store ?? [clientURL(advertiseIP, listenPort + 2)],
+        etcd: store ? undefined : { initialCluster: `${nodeId}=${peerURL(advertiseIP, listenPort + 3)}`, state: 'new', raft: etcdRaftOf(spec) },
+        store,
       };
       let etcd: EtcdSupervisor | undefined;
       let state: ClusterState | undefined;
@@ -390,9 +411,13 @@ export class ClusterService {
         fs.writeFileSync(this.p.caKey, root.key, { mode: 0o600 });
         fs.writeFileSync(this.p.nodeCert, cert);
         fs.writeFileSync(this.p.nodeKey, key, { mode: 0o600 });
-        etcd = this.memberSupervisor(local);
-        await etcd.ensure();
-        state = new ClusterState(local.etcdEndpoints, this.credentials(), this.deps.logger);
+        if (!store) {
+          etcd = this.memberSupervisor(local);
+          await etcd.ensure();
+        }
+        state = new ClusterState(local.etcdEndpoints, this.credentials(local), this.deps.logger);
+        const there = store ? await state.cluster() : undefined;
+        if (there) throw unavailable(`the cluster store already holds a swarm (cluster ${there.value.id}): join it, or use another store`);
         const now = nowISO();
         const cluster: ClusterRecord = { id: clusterId, createdAt: now, updatedAt: now, spec, workerSecret: ca.newSecret(), managerSecret: ca.newSecret(), caCert: root.cert, caKey: root.key };
         await state.putCluster(cluster, 0);
@@ -460,6 +485,7 @@ export class ClusterService {
         listenAddr: `${addrs.listenIP}:${addrs.listenPort}`,
         etcdEndpoints: got.etcdEndpoints,
         etcd: got.initialCluster ? { initialCluster: got.initialCluster, state: 'existing', raft: got.raft } : undefined,
+        store: got.store,
       };
       try {
         fs.mkdirSync(this.p.certs, { recursive: true, mode: 0o700 });
@@ -503,6 +529,12 @@ export class ClusterService {
     if (role === 'manager') {
       initialCluster = initialClusterOf(members, nodeId, rec.peerURL);
       rec.etcdInitialCluster = initialCluster;
+    }
+    const store = this.local?.store;
+    if (store) {
+      rec.etcdInitialCluster = role === 'manager' ? 'store' : undefined;
+      await state.putNode(rec, 0);
+      return { nodeId, clusterId: c.value.id, role, cert, caCert: c.value.caCert, etcdEndpoints: store, store };
     }
     await state.putNode(rec, 0);
     if (role === 'manager') {
@@ -549,7 +581,12 @@ export class ClusterService {
         // (down, as a worker) until `docker node rm`. The record first, while this node's member still serves
         // (a removed member stops itself, and the client may be talking to it); the member is no longer
         // restarted by its supervisor from here on.
-        if (!known || managers.length > 1) {
+        if (local.store && known && managers.length <= 1) {
+          // the last manager of a swarm in an existing etcd: its state is erased there
+          await state.erase().catch((err) => this.deps.logger.warn('cannot erase the swarm from the cluster store', { err: String(err) }));
+        } else if (local.store) {
+          await this.recordLeftManager(state, local.nodeId).catch((err) => this.deps.logger.warn('cannot record the leaving manager as a worker', { err: String(err) }));
+        } else if (!known || managers.length > 1) {
           this.etcd?.close();
           await this.recordLeftManager(state, local.nodeId).catch((err) => this.deps.logger.warn('cannot record the leaving manager as a worker', { err: String(err) }));
           await state.memberRemoveByPeer(peerURL(local.advertiseAddr, portOf(local.listenAddr) + 3)).catch((err) => this.deps.logger.warn('cannot remove this etcd member', { err: String(err) }));
@@ -667,11 +704,13 @@ export class ClusterService {
       if (managers.length <= 1) throw invalidParameter('rpc error: code = FailedPrecondition desc = attempting to demote the last manager of the swarm');
       // Demote: out of the etcd membership first (the node notices its record and stops its member).
       delete next.etcdInitialCluster;
+      if (this.local?.store) return void (await state.putNode(next, version));
       await step('etcd member remove', () => state.memberRemoveByPeer(cur.peerURL));
       await step('record', () => state.putNode(next, version));
       return;
     }
     if (cur.spec.Role === 'worker' && spec.Role === 'manager') {
+      if (this.local?.store) return void (await state.putNode({ ...next, etcdInitialCluster: 'store' }, version));
       // Promote: the record (with how to start the member) before the member (which takes the quorum of a
       // one-manager cluster until it starts).
       const members = await state.members();

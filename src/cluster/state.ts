@@ -80,12 +80,13 @@ export class ClusterState {
 
   constructor(
     endpoints: string[],
-    creds: EtcdCredentials,
+    creds: EtcdCredentials | undefined,
     private readonly logger: Logger,
   ) {
     const opts: IOptions = {
       hosts: endpoints,
-      credentials: { rootCertificate: creds.ca, certChain: creds.cert, privateKey: creds.key },
+      // an existing etcd (`--cluster-store`) is reached over plain http
+      credentials: creds ? { rootCertificate: creds.ca, certChain: creds.cert, privateKey: creds.key } : undefined,
       dialTimeout: CALL_TIMEOUT_MS,
       // Node certificates name every node `localhost` too: TLS checks that name, not the IP (Node warns on an IP).
       grpcOptions: { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' },
@@ -142,6 +143,11 @@ export class ClusterState {
 
   putNode(rec: NodeRecord, version: number): Promise<number> {
     return this.putIf(K.node(rec.id), rec, version);
+  }
+
+  /** Every key of the swarm (the last manager of a swarm in an existing etcd leaves: its state is erased). */
+  async erase(): Promise<void> {
+    await guard(this.client.delete().prefix(PREFIX).exec());
   }
 
   async deleteNode(id: string): Promise<void> {

@@ -107,6 +107,8 @@ export interface LocalSwarmState {
   listenAddr: string;
   /** etcd client URLs of the managers known when this node last looked. */
   etcdEndpoints: string[];
+  /** Set when the swarm lives in an existing etcd (`--cluster-store`): its client URLs; no member of its own. */
+  store?: string[];
   /** For a manager: how its etcd was started (the first start; later starts reuse the data directory). */
   etcd?: { initialCluster: string; state: 'new' | 'existing'; raft?: EtcdRaft };
 }

@@ -73,8 +73,8 @@ export function swarmIP(n: number): string {
   return `127.${1 + (process.pid % 254)}.0.${n}`;
 }
 
-/** Node N of a test: swarmIP(N), cluster port `port` (etcd on port+2 and port+3). */
-export async function startSwarmNode(n: number, port: number): Promise<SwarmNode> {
+/** Node N of a test: swarmIP(N), cluster port `port` (etcd on port+2 and port+3); `flags`: more berthd flags. */
+export async function startSwarmNode(n: number, port: number, flags: string[] = []): Promise<SwarmNode> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `berth-swarm${n}-`));
   const socket = path.join(dir, 'berth.sock');
   const dataRoot = path.join(dir, 'data');
@@ -83,7 +83,7 @@ export async function startSwarmNode(n: number, port: number): Promise<SwarmNode
   // a subnet of its own, apart from other test runs' (as test/helpers/berth.ts picks them)
   const subnet = `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`;
   const ip = swarmIP(n);
-  const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', process.env.BERTH_SWARM_TEST_LOGS ? 'debug' : 'warn'];
+  const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', process.env.BERTH_SWARM_TEST_LOGS ? 'debug' : 'warn', ...flags];
   const launch = async (): Promise<ChildProcess> => {
     const log = fs.openSync(path.join(dir, 'berthd.log'), 'a');
     const child = spawn(path.join(ROOT, 'bin/berthd'), args, { stdio: ['ignore', log, log] });

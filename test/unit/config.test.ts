@@ -5,6 +5,14 @@ import { parseHost, checkHosts, socketGroup, activatedFds, fdsFor } from '../../
 import { rfc3339Nano, parseRfc3339, fromProtoTime, ZERO_TIME } from '../../src/translate/time';
 
 describe('berthd flags', () => {
+  test('--cluster-store etcd://HOST:PORT[,HOST:PORT]: etcd client URLs; anything else a usage error', () => {
+    const c = parseArgs(['--cluster-store', 'etcd://127.0.0.1:2379,etcd.local:22379']);
+    if (typeof c === 'string') throw new Error('unexpected');
+    expect(c.clusterStore).toEqual(['http://127.0.0.1:2379', 'http://etcd.local:22379']);
+    for (const bad of ['consul://h:1', 'etcd://', 'etcd://h', 'etcd://h:1/x']) {
+      expect(() => parseArgs(['--cluster-store', bad])).toThrow(`invalid argument "${bad}" for "--cluster-store" flag`);
+    }
+  });
   test('defaults', () => {
     const c = parseArgs([]);
     if (typeof c === 'string') throw new Error('unexpected');
