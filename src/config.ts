@@ -58,6 +58,9 @@ export interface Config {
   /** `--cluster-store etcd://HOST:PORT[,HOST:PORT]`: swarm mode keeps its state in this existing etcd (its client
    * URLs, plain http) instead of etcd members of its own (docs/swarm.md). */
   clusterStore?: string[];
+  /** `--swarm-min-cert-expiry SECONDS`: the shortest CAConfig.NodeCertExpiry accepted (the reference's 1 h; tests
+   * shorten it to see node certificates renewed). */
+  swarmMinCertExpirySec?: number;
   /** The checked daemon.json, for the keys berth checks but does not act on. */
   file?: Record<string, unknown>;
 }
@@ -117,6 +120,7 @@ Options:
       --bridge-name string   Interface name of berth's default bridge (default "berth0")
       --cgroup-parent string Parent cgroup for containers (default "/berth")
       --cluster-store string  etcd://HOST:PORT[,HOST:PORT]: keep swarm mode's state in this existing etcd
+      --swarm-min-cert-expiry int  Shortest node certificate expiry accepted, in seconds (default 3600; for tests)
       --plugin-socket-dir string  Directory of plugin sockets (default "/run/docker/plugins")
       --plugin-spec-dir list Directory of plugin .spec/.json files, repeatable (default /etc/docker/plugins,
                              /usr/lib/docker/plugins)
@@ -259,6 +263,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '--cluster-store':
         c.clusterStore = parseClusterStore(val());
         break;
+      case '--swarm-min-cert-expiry': {
+        const v = val();
+        if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`invalid argument "${v}" for "--swarm-min-cert-expiry" flag: a number of seconds`);
+        c.swarmMinCertExpirySec = Number(v);
+        break;
+      }
       case '--label':
         labels.push(val());
         c.labels = c.given.labels = labels;

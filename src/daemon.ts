@@ -143,6 +143,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const cluster = new ClusterService({
     dataRoot: config.dataRoot,
     store: config.clusterStore,
+    minCertExpirySec: config.swarmMinCertExpirySec,
     logger,
     describe: () => ({
       hostname: os.hostname(),

@@ -68,8 +68,20 @@ export interface NodeCertRequest {
   clusterId: string;
   role: 'worker' | 'manager';
   ip: string;
-  days: number;
+  /** Lifetime in seconds (CAConfig.NodeCertExpiry). */
+  expirySec: number;
 }
+
+/** openssl's GeneralizedTime form of a time. */
+const asn1Time = (ms: number): string => new Date(ms).toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+
+// `openssl ca` (not `x509 -req`, whose lifetime is in whole days) signs with exact start and end dates.
+const CA_CONFIG = [
+  '[ca]', 'default_ca = swarm',
+  '[swarm]', 'database = index.txt', 'new_certs_dir = .', 'serial = serial', 'policy = any', 'unique_subject = no',
+  'copy_extensions = none', 'default_md = sha256', 'email_in_dn = no', 'string_mask = default',
+  '[any]', 'organizationName = optional', 'organizationalUnitName = optional', 'commonName = optional', '',
+].join('\n');
 
 /**
  * Signs a node certificate: CN the node id, OU swarm-<role>, O the cluster id (the reference's subject), SAN the
@@ -83,9 +95,13 @@ export async function signNodeCert(ca: { cert: string; key: string }, r: NodeCer
     fs.writeFileSync(path.join(dir, 'node.csr'), r.csr);
     const san = [`IP:${r.ip}`, 'IP:127.0.0.1', 'DNS:localhost', `DNS:${r.nodeId}`].join(',');
     fs.writeFileSync(path.join(dir, 'ext.cnf'), `basicConstraints = critical,CA:FALSE\nkeyUsage = critical,digitalSignature,keyEncipherment\nextendedKeyUsage = serverAuth,clientAuth\nsubjectAltName = ${san}\n`);
-    // -subj replaces the CSR's subject (openssl x509 -req keeps it otherwise): the CA names the node.
-    const serial = '0x' + crypto.randomBytes(16).toString('hex');
-    return run(['x509', '-req', '-in', 'node.csr', '-subj', `/O=${r.clusterId}/OU=swarm-${r.role}/CN=${r.nodeId}`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', serial, '-days', String(Math.max(1, r.days)), '-sha256', '-extfile', 'ext.cnf'], dir);
+    fs.writeFileSync(path.join(dir, 'ca.cnf'), CA_CONFIG);
+    fs.writeFileSync(path.join(dir, 'index.txt'), '');
+    fs.writeFileSync(path.join(dir, 'serial'), crypto.randomBytes(16).toString('hex') + '\n');
+    const now = Date.now();
+    // -subj replaces the CSR's subject: the CA names the node.
+    await run(['ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.crt', '-keyfile', 'ca.key', '-in', 'node.csr', '-out', 'node.crt', '-notext', '-startdate', asn1Time(now), '-enddate', asn1Time(now + Math.max(1, r.expirySec) * 1000), '-subj', `/O=${r.clusterId}/OU=swarm-${r.role}/CN=${r.nodeId}`, '-preserveDN', '-extfile', 'ext.cnf'], dir);
+    return fs.readFileSync(path.join(dir, 'node.crt'), 'utf8');
   });
 }
 

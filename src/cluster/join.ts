@@ -59,11 +59,14 @@ export class JoinServer {
 
   constructor(
     private readonly accept: (req: JoinRequest) => Promise<JoinResponse>,
+    /** A node's certificate renewal: `nodeId` from the client certificate it presented (the CA's). */
+    private readonly renew: (nodeId: string, csr: string) => Promise<{ cert: string }>,
     private readonly logger: Logger,
   ) {}
 
   async listen(ip: string, port: number, tls: { cert: string; key: string; ca: string }): Promise<void> {
-    const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => void this.handle(req, res, tls.ca));
+    // A client certificate is asked for (a joining node has none yet; a renewing node shows its current one).
+    const server = https.createServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: false }, (req, res) => void this.handle(req, res, tls.ca));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, ip, () => {
@@ -87,11 +90,23 @@ export class JoinServer {
         const body = JSON.parse(await readAll(req)) as JoinRequest;
         return send(200, await this.accept(body));
       }
+      if (req.method === 'POST' && req.url === '/renew') {
+        const sock = req.socket as TLSSocket;
+        const nodeId = sock.authorized ? sock.getPeerCertificate()?.subject?.CN : undefined;
+        if (!nodeId || typeof nodeId !== 'string') return send(403, { kind: 'Forbidden', message: 'a node certificate issued by this cluster is necessary to renew it' });
+        const body = JSON.parse(await readAll(req)) as { csr?: string };
+        return send(200, await this.renew(nodeId, String(body.csr)));
+      }
       send(404, { kind: 'NotFound', message: 'page not found' });
     } catch (err) {
       const e = err instanceof BerthError ? err : new BerthError('System', String((err as Error)?.message ?? err));
       send(e.kind === 'InvalidParameter' ? 400 : e.kind === 'Unavailable' ? 503 : 500, { kind: e.kind, message: e.message });
     }
+  }
+
+  /** A renewed certificate for the endpoint (new connections present it). */
+  setCertificate(tls: { cert: string; key: string; ca: string }): void {
+    this.server?.setSecureContext({ cert: tls.cert, key: tls.key, ca: tls.ca });
   }
 
   close(): Promise<void> {
@@ -103,7 +118,7 @@ export class JoinServer {
   }
 }
 
-function call<T>(addr: { host: string; port: number }, method: string, path: string, body: unknown, tls: { ca?: string }, onSocket?: (s: TLSSocket) => void): Promise<T> {
+function call<T>(addr: { host: string; port: number }, method: string, path: string, body: unknown, tls: { ca?: string; cert?: string; key?: string }, onSocket?: (s: TLSSocket) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = https.request(
@@ -115,6 +130,7 @@ function call<T>(addr: { host: string; port: number }, method: string, path: str
         agent: false,
         timeout: 20_000,
         ...(tls.ca ? { ca: tls.ca, servername: 'localhost', checkServerIdentity: () => undefined } : { rejectUnauthorized: false }),
+        ...(tls.cert ? { cert: tls.cert, key: tls.key } : {}),
         headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {},
       },
       (res) => {
@@ -158,4 +174,9 @@ export async function requestJoin(addr: { host: string; port: number }, digest: 
     throw invalidParameter('the manager presented a certificate its CA did not issue');
   }
   return call<JoinResponse>(addr, 'POST', '/join', req, { ca: caCert });
+}
+
+/** A node's certificate renewal at a manager's cluster endpoint, authenticated by its current certificate. */
+export function requestRenewal(addr: { host: string; port: number }, tls: { ca: string; cert: string; key: string }, csr: string): Promise<{ cert: string }> {
+  return call<{ cert: string }>(addr, 'POST', '/renew', { csr }, tls);
 }

@@ -1,6 +1,7 @@
 // Swarm mode's control plane (docs/swarm.md): this node's membership (init, join, leave), the cluster object, nodes
 // and tasks, over the cluster state in etcd. The service is version-agnostic and knows nothing of HTTP; handlers
 // shape what it returns with translate/response/swarm.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conflict, invalidParameter, isKind, notAcceptable, notFound, systemError, unavailable } from '../errors';
@@ -11,7 +12,7 @@ import { etcdRaftOf, heartbeatPeriodMs, mergeInitSpec, normalizeUpdateSpec, TLSI
 import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, splitHostPort, taskFilter } from '../translate/request/swarm';
 import * as ca from './ca';
 import { clientURL, EtcdMember, EtcdSupervisor, peerURL } from './etcd';
-import { JoinRequest, JoinResponse, JoinServer, requestJoin } from './join';
+import { JoinRequest, JoinResponse, JoinServer, requestJoin, requestRenewal } from './join';
 import { ClusterState, EtcdMemberInfo, initialClusterOf } from './state';
 
 export const NOT_MANAGER_OUTSIDE =
@@ -33,6 +34,8 @@ export interface ClusterDeps {
   etcdBinary?: string;
   /** `--cluster-store`: an existing etcd's client URLs; a swarm initialised here lives there. */
   store?: string[];
+  /** The shortest CAConfig.NodeCertExpiry accepted, in seconds: the reference's 1 h unless a test shortens it. */
+  minCertExpirySec?: number;
 }
 
 export interface JoinBody {
@@ -174,7 +177,7 @@ export class ClusterService {
     const local = this.local!;
     if (this.joinServer) return;
     const [ip, port] = [local.listenAddr.slice(0, local.listenAddr.lastIndexOf(':')), Number(local.listenAddr.split(':').pop())];
-    const server = new JoinServer((r) => this.acceptJoin(r), this.deps.logger);
+    const server = new JoinServer((r) => this.acceptJoin(r), (id, csr) => this.acceptRenewal(id, csr), this.deps.logger);
     await server.listen(ip, port, { cert: fs.readFileSync(this.p.nodeCert, 'utf8'), key: fs.readFileSync(this.p.nodeKey, 'utf8'), ca: fs.readFileSync(this.p.caCert, 'utf8') });
     this.joinServer = server;
   }
@@ -218,6 +221,7 @@ export class ClusterService {
       return;
     }
     const role = me.value.spec.Role;
+    await this.renewCertIfDue(me.value, cluster.value);
     if (local.store) {
       // in an existing etcd: a role change moves no membership
       if (role === 'manager' && local.role === 'worker') await this.becomeStoreManager();
@@ -383,6 +387,7 @@ export class ClusterService {
     if (req.Spec?.CAConfig?.ExternalCAs?.length) throw invalidParameter('berth does not support external CAs');
     const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces());
     const spec = mergeInitSpec(req.Spec);
+    this.checkCertExpiry(spec);
     return this.exclusive(async () => {
       if (this.local) throw unavailable(ALREADY_IN_SWARM);
       const nodeId = ca.newId();
@@ -406,7 +411,7 @@ export class ClusterService {
         fs.mkdirSync(this.p.certs, { recursive: true, mode: 0o700 });
         const root = await ca.createRootCA();
         const key = ca.newKey();
-        const cert = await ca.signNodeCert(root, { csr: await ca.createCSR(key), nodeId, clusterId, role: 'manager', ip: advertiseIP, days: certDays(spec) });
+        const cert = await ca.signNodeCert(root, { csr: await ca.createCSR(key), nodeId, clusterId, role: 'manager', ip: advertiseIP, expirySec: certExpirySec(spec) });
         fs.writeFileSync(this.p.caCert, root.cert);
         fs.writeFileSync(this.p.caKey, root.key, { mode: 0o600 });
         fs.writeFileSync(this.p.nodeCert, cert);
@@ -521,7 +526,7 @@ export class ClusterService {
     const ip = String(r.advertiseIP);
     if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) throw invalidParameter('invalid advertise address');
     const nodeId = ca.newId();
-    const cert = await ca.signNodeCert({ cert: c.value.caCert, key: c.value.caKey }, { csr: String(r.csr), nodeId, clusterId: c.value.id, role, ip, days: certDays(c.value.spec) });
+    const cert = await ca.signNodeCert({ cert: c.value.caCert, key: c.value.caKey }, { csr: String(r.csr), nodeId, clusterId: c.value.id, role, ip, expirySec: certExpirySec(c.value.spec) });
     const now = nowISO();
     const rec = this.nodeRecord(nodeId, { Role: role, Availability: 'active', Labels: {} }, r.description, ip, `${ip}:${Number(r.advertisePort)}`, Number(r.listenPort), now);
     const members = await state.members();
@@ -610,6 +615,74 @@ export class ClusterService {
     }
   }
 
+  // ---- node certificates --------------------------------------------------------------------------------------
+
+  private checkCertExpiry(spec: SwarmSpec): void {
+    const ns = spec.CAConfig?.NodeCertExpiry;
+    const min = this.deps.minCertExpirySec ?? 3600;
+    if (ns && ns < min * 1e9) throw invalidParameter(`rpc error: code = InvalidArgument desc = minimum certificate expiry time is: ${goDuration(min)}`);
+  }
+
+  private renewing = false;
+
+  /**
+   * A node certificate past half its lifetime is renewed (same key, a new certificate of the cluster's current
+   * CAConfig.NodeCertExpiry): a manager signs it with the cluster's CA, a worker asks a manager's cluster endpoint,
+   * showing its current certificate. The new one is written in place (etcd reads its files at each TLS handshake),
+   * the cluster endpoint presents it, and the etcd client is rebuilt with it.
+   */
+  private async renewCertIfDue(me: NodeRecord, cluster: ClusterRecord): Promise<void> {
+    if (this.renewing) return;
+    const cert = new crypto.X509Certificate(fs.readFileSync(this.p.nodeCert));
+    const from = Date.parse(cert.validFrom);
+    const to = Date.parse(cert.validTo);
+    if (Date.now() < from + (to - from) / 2) return;
+    this.renewing = true;
+    try {
+      const key = fs.readFileSync(this.p.nodeKey, 'utf8');
+      const csr = await ca.createCSR(key);
+      let renewed: string;
+      if (this.local?.role === 'manager') {
+        renewed = await this.signRenewal(me, cluster, csr);
+      } else {
+        renewed = await this.askRenewal(csr, key);
+      }
+      await writeFileAtomic(this.p.nodeCert, renewed);
+      this.deps.logger.info('node certificate renewed', { validTo: new crypto.X509Certificate(renewed).validTo });
+      this.joinServer?.setCertificate({ cert: renewed, key, ca: fs.readFileSync(this.p.caCert, 'utf8') });
+      if (this.local) this.connect(this.clientEndpoints, this.heartbeatMs);
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private signRenewal(n: NodeRecord, cluster: ClusterRecord, csr: string): Promise<string> {
+    return ca.signNodeCert({ cert: cluster.caCert, key: cluster.caKey }, { csr, nodeId: n.id, clusterId: cluster.id, role: n.spec.Role, ip: n.addr, expirySec: certExpirySec(cluster.spec) });
+  }
+
+  /** A worker's renewal: each manager's cluster endpoint in turn. */
+  private async askRenewal(csr: string, key: string): Promise<string> {
+    const managers = (await this.state!.nodes()).filter((n) => n.value.spec.Role === 'manager');
+    const tls = { ca: fs.readFileSync(this.p.caCert, 'utf8'), cert: fs.readFileSync(this.p.nodeCert, 'utf8'), key };
+    let last: unknown = new Error('no manager to renew the node certificate');
+    for (const m of managers) {
+      try {
+        return (await requestRenewal(splitHostPort(m.value.managerAddr, 2377), tls, csr)).cert;
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last;
+  }
+
+  /** A manager's side of a renewal: the node named by the certificate it showed, as the records describe it. */
+  async acceptRenewal(nodeId: string, csr: string): Promise<{ cert: string }> {
+    const state = this.manager();
+    const [n, c] = await Promise.all([state.node(nodeId), this.clusterRecord(state)]);
+    if (!n) throw notFound(`node ${nodeId} not found`);
+    return { cert: await this.signRenewal(n.value, c.value, csr) };
+  }
+
   // ---- reads -------------------------------------------------------------------------------------------------
 
   /** The cluster state, for a manager; the reference's 406/503 answers otherwise. */
@@ -641,6 +714,7 @@ export class ClusterService {
     const c = await this.clusterRecord(state);
     if (c.version !== version) throw conflict('rpc error: code = Unknown desc = update out of sequence');
     if (spec?.EncryptionConfig?.AutoLockManagers) throw invalidParameter('berth does not support autolock');
+    if (spec) this.checkCertExpiry(spec);
     const next: ClusterRecord = {
       ...c.value,
       spec: normalizeUpdateSpec(spec),
@@ -806,7 +880,16 @@ function portOf(addr: string): number {
   return Number(addr.split(':').pop());
 }
 
-function certDays(spec: SwarmSpec): number {
-  const ns = spec.CAConfig?.NodeCertExpiry ?? 7_776_000_000_000_000;
-  return Math.max(1, Math.round(ns / 86_400e9));
+/** CAConfig.NodeCertExpiry in seconds (90 days when the Spec has none). */
+function certExpirySec(spec: SwarmSpec): number {
+  const ns = spec.CAConfig?.NodeCertExpiry || 7_776_000_000_000_000;
+  return Math.max(1, Math.round(ns / 1e9));
+}
+
+/** Seconds as Go prints a time.Duration: 1h0m0s, 5m0s, 30s. */
+function goDuration(sec: number): string {
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  const s = sec % 60;
+  return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
 }

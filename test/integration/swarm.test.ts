@@ -91,6 +91,9 @@ test('join-token, rotation and swarm update --task-history-limit', async () => {
   // a stale version: the reference's message, 409 (the reference answers 500)
   const stale = await a.request('POST', `/v1.24/swarm/update?version=${before.Version.Index}`, { body: after.Spec });
   expect([stale.status, stale.json()]).toEqual([409, { message: 'rpc error: code = Unknown desc = update out of sequence' }]);
+  // the reference's minimum node certificate expiry (400 there too)
+  const short = await a.request('POST', `/v1.24/swarm/update?version=${after.Version.Index}`, { body: { ...after.Spec, CAConfig: { NodeCertExpiry: 60e9 } } });
+  expect([short.status, short.json()]).toEqual([400, { message: 'rpc error: code = InvalidArgument desc = minimum certificate expiry time is: 1h0m0s' }]);
   const noVersion = await a.request('POST', '/v1.24/swarm/update', { body: after.Spec });
   expect([noVersion.status, noVersion.json()]).toEqual([400, { message: 'invalid swarm version \'\': strconv.ParseUint: parsing "": invalid syntax' }]);
 });

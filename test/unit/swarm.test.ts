@@ -168,8 +168,10 @@ describe('the cluster CA', () => {
     // the issuer subject as the reference's CA writes it (CN=swarm-ca, PrintableString)
     expect(ca.tlsInfoOf(root.cert).subject).toBe('MBMxETAPBgNVBAMTCHN3YXJtLWNh');
     const key = ca.newKey();
-    const cert = await ca.signNodeCert(root, { csr: await ca.createCSR(key), nodeId: 'abc', clusterId: 'def', role: 'worker', ip: '127.0.0.9', days: 90 });
+    const cert = await ca.signNodeCert(root, { csr: await ca.createCSR(key), nodeId: 'abc', clusterId: 'def', role: 'worker', ip: '127.0.0.9', expirySec: 3600 });
     const x = new crypto.X509Certificate(cert);
+    // the lifetime to the second (CAConfig.NodeCertExpiry)
+    expect(Date.parse(x.validTo) - Date.parse(x.validFrom)).toBe(3600_000);
     expect(x.verify(new crypto.X509Certificate(root.cert).publicKey)).toBe(true);
     expect(x.subject).toBe('O=def\nOU=swarm-worker\nCN=abc');
     expect(x.subjectAltName).toContain('IP Address:127.0.0.9');
