@@ -198,10 +198,34 @@ export class ClusterService {
       if (this.reconciling || this.busy) return;
       this.reconciling = true;
       this.reconcile()
-        .catch((err) => this.deps.logger.debug('swarm reconcile', { err: String(err) }))
+        .then(
+          () => (this.failedRounds = 0),
+          (err) => {
+            this.deps.logger.debug('swarm reconcile', { err: String(err) });
+            this.failedRounds++;
+            this.reachOtherManagers();
+          },
+        )
         .finally(() => (this.reconciling = false));
     }, 1000);
     this.reconcileTimer.unref();
+  }
+
+  private failedRounds = 0;
+
+  /**
+   * A manager's client keeps the endpoints it was built with (rebuilding it moves its election candidacy to the back
+   * of the queue). When the cluster has been unreadable through them for 3 rounds and the managers last seen are
+   * others (its own member removed and stopped, say, by a demotion it has not read yet), it is rebuilt on those.
+   */
+  private reachOtherManagers(): void {
+    const local = this.local;
+    if (!local || this.failedRounds < 3) return;
+    const known = [...local.etcdEndpoints].sort();
+    if (!known.length || JSON.stringify(known) === JSON.stringify(this.clientEndpoints)) return;
+    this.deps.logger.warn('the cluster is unreachable through this client: trying the managers last seen', { endpoints: known });
+    this.failedRounds = 0;
+    this.connect(known, this.heartbeatMs);
   }
 
   private stopReconcile(): void {
