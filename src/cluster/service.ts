@@ -785,7 +785,7 @@ export class ClusterService {
     try {
       await this.updateNodeRecord(ref, version, spec);
     } catch (err) {
-      this.deps.logger.debug('node update failed', { ref, step: (err as { step?: string }).step, err: String(err) });
+      this.deps.logger.debug('node update failed', { ref, step: (err as { step?: string }).step, err: String(err), cause: String((err as { cause?: unknown }).cause ?? '') });
       throw err;
     }
   }
@@ -804,7 +804,7 @@ export class ClusterService {
       delete next.etcdInitialCluster;
       if (this.local?.store) return void (await state.putNode(next, version));
       await step('etcd member remove', () => state.memberRemoveByPeer(cur.peerURL));
-      await step('record', () => state.putNode(next, version));
+      await step('record', () => state.putNodeSettling(next, version));
       return;
     }
     if (cur.spec.Role === 'worker' && spec.Role === 'manager') {

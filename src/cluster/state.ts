@@ -145,6 +145,28 @@ export class ClusterState {
     return this.putIf(K.node(rec.id), rec, version);
   }
 
+  /**
+   * putNode right after a membership change, which may leave etcd without a leader for a moment (removing the
+   * etcd leader's member, say): "no leader" is retried for up to 15 s. A retry that finds the version moved checks
+   * whether the record is this write's (an attempt applied but answered too late).
+   */
+  async putNodeSettling(rec: NodeRecord, version: number): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.putNode(rec, version);
+        return;
+      } catch (err) {
+        if (attempt > 0 && err instanceof BerthError && err.kind === 'Conflict') {
+          const cur = await this.node(rec.id);
+          if (cur && cur.value.updatedAt === rec.updatedAt) return;
+        }
+        if (!(err instanceof BerthError && err.message === NO_LEADER) || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
   /** Every key of the swarm (the last manager of a swarm in an existing etcd leaves: its state is erased). */
   async erase(): Promise<void> {
     await guard(this.client.delete().prefix(PREFIX).exec());
@@ -254,7 +276,8 @@ export class ClusterState {
         return;
       } catch (err) {
         if (await done().catch(() => false)) return;
-        if (!(err instanceof BerthError && retryable.test(err.message)) || Date.now() > deadline) throw err;
+        // (no leader for a moment: a membership change elects a new etcd leader; a loaded machine stalls one)
+        if (!(err instanceof BerthError && (retryable.test(err.message) || err.message === NO_LEADER)) || Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
