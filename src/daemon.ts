@@ -41,6 +41,7 @@ import { statsRoutes } from './handlers/stats';
 import { StatsService } from './services/stats';
 import { NetworkService } from './services/networks';
 import { ContainerNetworking } from './services/container-network';
+import { DnsService } from './services/dns';
 import { networkRoutes } from './handlers/networks';
 import { FilesystemService } from './services/filesystem';
 import { filesystemRoutes } from './handlers/filesystem';
@@ -110,7 +111,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
-  const networking = new ContainerNetworking({ networks, store, logger, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
+  const dns = new DnsService({ store, networks, logger, dnsDefaults: config.dns });
+  const networking = new ContainerNetworking({ networks, store, logger, dns, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, logDefaults: { Type: config.logDriver, Config: config.logOpts } });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
@@ -118,6 +120,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await plugins.restore();
   await containers.reconcile();
   await networking.releaseStaleLeases();
+  await dns.restore();
   await containers.startWithPolicies();
   const execs = new ExecService(ctr, containers, events, config.execRoot);
   const health = new HealthMonitor({
@@ -194,6 +197,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     async close() {
       await Promise.all(listeners.map((l) => l.close()));
       containers.close();
+      await dns.close();
       health.close();
       events.close();
       bridge.close();

@@ -24,3 +24,27 @@ export async function createNetns(containerId: string): Promise<string> {
 export async function deleteNetns(containerId: string): Promise<void> {
   if (fs.existsSync(netnsPath(containerId))) await execFileP('ip', ['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
 }
+
+/** The address the engine's embedded resolver has in every container on a user-defined network. */
+export const EMBEDDED_DNS = '127.0.0.11';
+
+/**
+ * Sends the container's queries to 127.0.0.11:53 to the resolver's listeners on a gateway address (docs/dns.md):
+ * the netns's own nat table is replaced whole (berth owns the namespace), and loopback-sourced packets may be routed
+ * out (route_localnet) and leave masqueraded as the container's address. `target` undefined removes the rules.
+ */
+export async function redirectDns(containerId: string, target: { gateway: string; udp: number; tcp: number } | undefined): Promise<void> {
+  const lines = ['*nat', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':POSTROUTING ACCEPT [0:0]'];
+  if (target) {
+    for (const [proto, port] of [['udp', target.udp], ['tcp', target.tcp]] as const) {
+      lines.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 -p ${proto} --dport 53 -j DNAT --to-destination ${target.gateway}:${port}`);
+      lines.push(`-A POSTROUTING -s 127.0.0.0/8 -d ${target.gateway}/32 -p ${proto} --dport ${port} -j MASQUERADE`);
+    }
+  }
+  lines.push('COMMIT', '');
+  const script = `${target ? 'echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet && ' : ''}iptables-restore -w`;
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile('ip', ['netns', 'exec', netnsName(containerId), 'sh', '-c', script], (err, _out, stderr) => (err ? reject(new Error(`iptables-restore in the container's netns: ${stderr || err.message}`)) : resolve()));
+    child.stdin?.end(lines.join('\n'));
+  });
+}

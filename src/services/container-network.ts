@@ -1,8 +1,8 @@
 // A container's networking: which networks it is configured on (rec.Networks, keyed by network name), its live
 // endpoints while it runs (rec.Endpoints), plugging and unplugging them through the networks' CNI drivers in the
 // container's named netns, connect/disconnect, legacy links, and the files the engine writes for it
-// (/etc/hosts, /etc/hostname, /etc/resolv.conf). Containers on one user-defined network find each other by
-// name, alias and short id through their /etc/hosts files, which are rewritten as peers come and go.
+// (/etc/hosts, /etc/hostname, /etc/resolv.conf). Containers on one user-defined network find each other by the
+// embedded resolver (services/dns.ts, docs/dns.md) and through their /etc/hosts files, rewritten as peers come and go.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { BerthError, conflict, invalidParameter, notFound } from '../errors';
@@ -12,6 +12,8 @@ import { contains, contains6, isIPv6, parseCidr, parseCidr6 } from '../network/i
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
+import type { DnsService } from './dns';
+import { EMBEDDED_DNS } from '../network/sandbox';
 import type { Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
 import type { ContainerRecord } from '../types/container';
 import { own } from '../translate/own';
@@ -77,6 +79,8 @@ export interface NetworkingDeps {
   logger: Logger;
   /** The daemon's dns, dns-search and dns-opts (daemon.json): used when a container's HostConfig sets none. */
   dnsDefaults?: { dns: string[]; search: string[]; options: string[] };
+  /** The embedded resolver (docs/dns.md); without it names resolve through /etc/hosts only. */
+  dns?: DnsService;
 }
 
 export class ContainerNetworking {
@@ -124,8 +128,10 @@ export class ContainerNetworking {
   }
 
   /** DELETE /networks/(id): refused while containers have endpoints on it. */
-  removeNetwork(ref: string): Promise<void> {
-    return this.d.networks.remove(ref, (id) => this.endpointsOn(id).length > 0);
+  async removeNetwork(ref: string): Promise<void> {
+    const id = this.d.networks.tryFind(ref)?.Id;
+    await this.d.networks.remove(ref, (nid) => this.endpointsOn(nid).length > 0);
+    if (id) await this.d.dns?.forget(id);
   }
 
   /** The join or leave event of a container in NetworkMode host or none (no endpoint is plugged for those). */
@@ -243,7 +249,10 @@ export class ContainerNetworking {
 
   /** Rewrites the container's own files and its peers' /etc/hosts on the given networks. */
   async afterChange(rec: ContainerRecord, networkIds?: string[], self = true): Promise<void> {
-    if (self) await this.writeEtcFiles(rec);
+    if (self) {
+      await this.writeEtcFiles(rec);
+      await this.d.dns?.attach(rec);
+    }
     const ids = new Set(networkIds ?? Object.values(rec.Endpoints ?? {}).map((e) => e.networkId));
     const peers = new Set<ContainerRecord>();
     for (const id of ids) {
@@ -346,6 +355,12 @@ export class ContainerNetworking {
     if (hc.DnsOptions?.length) options = hc.DnsOptions;
     else if (def?.options.length) options = def.options;
     if (servers.length === 0 && hc.NetworkMode !== 'host') servers = ['8.8.8.8', '8.8.4.4'];
+    // On a network with the embedded resolver the engine names 127.0.0.11 (which forwards to `servers`) and adds
+    // ndots:0 unless an ndots option was given.
+    if (this.d.dns?.usesEmbedded(rec)) {
+      servers = [EMBEDDED_DNS];
+      if (!options.some((o) => o.startsWith('ndots:'))) options = [...options, 'ndots:0'];
+    }
     const resolv = [...(search.length ? [`search ${search.join(' ')}`] : []), ...servers.map((s) => `nameserver ${s}`), ...(options.length ? [`options ${options.join(' ')}`] : [])];
     await fs.promises.writeFile(rec.ResolvConfPath, resolv.join('\n') + '\n');
   }
