@@ -33,15 +33,16 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-function udp(name: string, type: string, from = '127.0.9.1', raw?: Buffer): Promise<dnsPacket.Packet | 'timeout'> {
+function udp(name: string, type: string, from = '127.0.9.1', raw?: Buffer): Promise<Decoded | 'timeout'> {
   const s = dgram.createSocket('udp4');
   return new Promise((resolve) => {
     const t = setTimeout(() => (s.close(), resolve('timeout')), 300);
-    s.on('message', (m) => (clearTimeout(t), s.close(), resolve(dnsPacket.decode(m))));
+    s.on('message', (m) => (clearTimeout(t), s.close(), resolve(dnsPacket.decode(m) as Decoded)));
     s.bind(0, from, () => s.send(raw ?? dnsPacket.encode({ type: 'query', id: 9, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: type as 'A', name }] }), ports.udp, '127.0.0.1'));
   });
 }
-const datas = (p: dnsPacket.Packet | 'timeout') => (p === 'timeout' ? p : [p.rcode, (p.answers ?? []).map((a) => a.data)]);
+type Decoded = Omit<dnsPacket.Packet, 'answers'> & { rcode?: string; answers?: { data: unknown; ttl?: number }[] };
+const datas = (p: Decoded | 'timeout') => (p === 'timeout' ? p : [p.rcode, (p.answers ?? []).map((a) => a.data)]);
 
 test('peers by name, alias and short id, case-insensitively, with the TTL and flags of a recursive answer', async () => {
   const p = await udp('WWW', 'A');
@@ -83,7 +84,7 @@ test('TCP: two length-prefixed queries on one connection', async () => {
     s.on('data', (d) => {
       buf = Buffer.concat([buf, d]);
       while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
-        const p = dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0)));
+        const p = dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))) as Decoded;
         buf = buf.subarray(2 + buf.readUInt16BE(0));
         out.push([p.id!, p.answers![0].data]);
         if (out.length === 2) resolve(out);
