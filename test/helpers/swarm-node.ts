@@ -145,3 +145,23 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
   };
   return node;
 }
+
+/** Polls `fn` every 200 ms until `good` holds (errors count as not yet); fails naming `what`, the last value and error. */
+export async function until<T>(what: string, fn: () => Promise<T>, good: (v: T) => boolean, timeoutMs: number): Promise<{ value: T; ms: number }> {
+  const t0 = Date.now();
+  let last: T | undefined;
+  let lastErr: unknown;
+  while (Date.now() - t0 < timeoutMs) {
+    try {
+      last = await fn();
+      if (good(last)) return { value: last, ms: Date.now() - t0 };
+    } catch (err) {
+      lastErr = err;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms; last ${JSON.stringify(last)} ${lastErr ? String(lastErr) : ''}`);
+}
+
+/** The node id a node's /info shows. */
+export const swarmNodeId = async (n: SwarmNode): Promise<string> => (await n.request('GET', '/v1.24/info')).json().Swarm.NodeID as string;

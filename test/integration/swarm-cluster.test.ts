@@ -3,7 +3,7 @@
 // leave and node rm, heartbeats (a node whose berth stops is down), and the faults: the leader killed with -9 (a new
 // leader, the old one down/unreachable within 3 heartbeats, back as a follower after a restart), and quorum lost
 // and regained. One cluster for the whole file; every berthd and etcd is stopped in afterAll.
-import { startSwarmNode, swarmIP, SwarmNode } from '../helpers/swarm-node';
+import { startSwarmNode, swarmIP, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
 
 const PORT = 23780;
 const HEARTBEAT_S = 2;
@@ -31,28 +31,12 @@ async function ls(on: SwarmNode): Promise<Record<string, string>> {
   }));
 }
 
-async function until<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<{ value: T; ms: number }> {
-  const t0 = Date.now();
-  let last: T | undefined;
-  let lastErr: unknown;
-  while (Date.now() - t0 < timeoutMs) {
-    try {
-      last = await fn();
-      if (ok(last)) return { value: last, ms: Date.now() - t0 };
-    } catch (err) {
-      lastErr = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms; last ${JSON.stringify(last)} ${lastErr ? String(lastErr) : ''}`);
-}
 
 /** A CLI run that must succeed (its stderr shown when it does not). */
 function ok(r: { code: number; stderr: string }): void {
   expect([r.code, r.stderr]).toEqual([0, '']);
 }
 
-const nodeId = async (n: SwarmNode) => (await n.request('GET', '/v1.24/info')).json().Swarm.NodeID as string;
 
 test('init on A; B joins as manager, C as worker; the managers list all three', async () => {
   const init = await a.docker(['swarm', 'init', '--advertise-addr', a.ip, '--listen-addr', a.addr, '--dispatcher-heartbeat', `${HEARTBEAT_S}s`]);

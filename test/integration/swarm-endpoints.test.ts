@@ -1,7 +1,7 @@
 // A worker's etcd client follows the managers (docs/swarm.md "Membership changes"): W joins when A is the only
 // manager (its client knows A's etcd alone), B joins as a manager, A is demoted (its etcd member removed and
 // stopped) and leaves: W stays up, heartbeating through B's etcd, and still reads the cluster.
-import { startSwarmNode, SwarmNode } from '../helpers/swarm-node';
+import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
 
 const PORT = 23730;
 let a: SwarmNode;
@@ -17,18 +17,7 @@ afterAll(async () => {
 }, 60_000);
 
 const ok = (r: { code: number; stderr: string }) => expect([r.code, r.stderr]).toEqual([0, '']);
-const nodeId = async (n: SwarmNode) => (await n.request('GET', '/v1.24/info')).json().Swarm.NodeID as string;
 
-async function until<T>(what: string, fn: () => Promise<T>, good: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const t0 = Date.now();
-  let last: T | undefined;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn().catch(() => undefined);
-    if (last !== undefined && good(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms; last ${JSON.stringify(last)}`);
-}
 
 const stateOn = async (on: SwarmNode, id: string) => (await on.request('GET', `/v1.24/nodes/${id}`)).json().Status?.State as string;
 

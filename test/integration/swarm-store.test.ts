@@ -7,7 +7,7 @@ import { Etcd3 } from 'etcd3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exited, startSwarmNode, swarmIP, SwarmNode } from '../helpers/swarm-node';
+import { exited, startSwarmNode, swarmIP, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
 
 const PORT = 23750;
 const ETCD_PORT = 23757;
@@ -43,16 +43,6 @@ afterAll(async () => {
   fs.rmSync(etcdDir, { recursive: true, force: true });
 }, 60_000);
 
-async function until<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const t0 = Date.now();
-  let last: T | undefined;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn().catch(() => undefined);
-    if (last !== undefined && ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms; last ${JSON.stringify(last)}`);
-}
 
 async function ls(on: SwarmNode): Promise<Record<string, string>> {
   const r = await on.docker(['node', 'ls', '--format', '{{.ID}} {{.Status}} {{.ManagerStatus}}']);
@@ -61,7 +51,6 @@ async function ls(on: SwarmNode): Promise<Record<string, string>> {
 }
 
 const ids: Record<string, string> = {};
-const nodeId = async (n: SwarmNode) => (await n.request('GET', '/v1.24/info')).json().Swarm.NodeID as string;
 const ok = (r: { code: number; stderr: string }) => expect([r.code, r.stderr]).toEqual([0, '']);
 
 test('init and join on the store: no etcd member of their own, the swarm keys in the store', async () => {
