@@ -121,6 +121,11 @@ test('quorum lost (2 of 3 managers down): reads and writes answer no leader; bac
   expect(read.value.json()).toEqual({ message: noLeader });
   const write = await a.request('POST', `/v1.24/swarm/update?version=1`, { body: {} });
   expect(write.json()).toEqual({ message: noLeader });
+  // as a private 20.10 reference answers once its leader has stepped down: every read 500, /info's Error says so
+  const tasks = await a.request('GET', '/v1.24/tasks');
+  expect([tasks.status, tasks.json()]).toEqual([500, { message: noLeader }]);
+  const info = (await a.request('GET', '/v1.24/info')).json().Swarm;
+  expect([info.LocalNodeState, info.ControlAvailable, info.Error, info.Nodes, info.Managers]).toEqual(['active', true, noLeader, undefined, undefined]);
   await Promise.all([b.start(), c.start()]);
   await until('resumed', () => ls(a), (v) => Object.values(v).filter((s) => s.startsWith('Ready')).length === 3 && Object.values(v).some((s) => s.endsWith('Leader')), 30_000);
 });
