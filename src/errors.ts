@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'NotAcceptable'
   | 'Unauthorized'
   | 'Unavailable'
+  | 'TooManyRequests'
   | 'NotImplemented'
   | 'System';
 
@@ -41,6 +42,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   NotModified: 304,
   NotImplemented: 501,
   Unavailable: 503,
+  TooManyRequests: 429,
   System: 500,
 };
 

@@ -7,6 +7,7 @@ import { invalidParameter } from '../errors';
 import { compareVersions, DEFAULT_API_VERSION, MAX_API_VERSION, MIN_API_VERSION } from '../translate/version/features';
 import { writeError, writeJSON } from './respond';
 import type { Logger } from '../log';
+import { ConcurrencyGate, ConcurrencyLimits, DEFAULT_CONCURRENCY } from './limit';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
 
@@ -32,6 +33,8 @@ export interface AppOptions {
   serverVersion: string;
   corsHeader?: string;
   logger?: Logger;
+  /** Bounded concurrency of the expensive routes (limit.ts). */
+  concurrency?: ConcurrencyLimits;
 }
 
 const COMMON_HEADER_NAMES = ['Api-Version', 'Docker-Experimental', 'Ostype', 'Server'];
@@ -125,6 +128,9 @@ export function createApp(opts: AppOptions): express.Express {
       return writeError(res, invalidParameter(`client version ${v} is too new. Maximum supported API version is ${MAX_API_VERSION}`), v);
     next();
   });
+
+  const gate = new ConcurrencyGate(opts.concurrency ?? DEFAULT_CONCURRENCY);
+  app.use(gate.middleware((res, err, req) => writeError(res, err, (req as ApiRequest).apiVersion)));
 
   for (const route of opts.routes) {
     app[route.method](route.path as string, async (req: Request, res: Response) => {

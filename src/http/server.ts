@@ -9,6 +9,9 @@ import type express from 'express';
 import type { ApiRequest } from './app';
 import { parseHost, type HostSpec, type TlsFiles } from './listeners';
 
+
+/** The cap on a request's line and headers together. */
+export const MAX_HEADER_BYTES = 64 << 10;
 export { parseHost };
 
 export interface Listener {
@@ -45,7 +48,9 @@ export interface ListenOptions {
 
 /** One listener. `address` is the -H form; `target` says where (for fd://, the one passed fd). */
 export async function listen(app: express.Express, address: string, opts: ListenOptions = {}, target: HostSpec = parseHost(address)): Promise<Listener> {
-  const serverOpts: http.ServerOptions = { keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000 };
+  // The request line and headers together are capped at 64 KiB (node answers 431 beyond; X-Registry-Config with
+  // many registries' credentials stays well below it). Bodies: http/query.ts caps JSON bodies, streams are not capped.
+  const serverOpts: http.ServerOptions = { keepAliveTimeout: 0, requestTimeout: 0, headersTimeout: 60_000, maxHeaderSize: MAX_HEADER_BYTES };
   const tls = target.kind === 'tcp' ? opts.tls : undefined;
   const server = tls
     ? https.createServer({ ...serverOpts, key: tls.key, cert: tls.cert, ca: tls.ca, requestCert: tls.verify, rejectUnauthorized: tls.verify, minVersion: 'TLSv1.2' }, app)

@@ -29,6 +29,9 @@ const LEGACY_RESOURCE_FIELDS: [string, keyof HostConfig][] = [
   ['CpusetCpus', 'CpusetCpus'],
 ];
 
+/** The most `Config.Volumes` entries (anonymous volumes) one create may ask for. */
+export const MAX_CREATE_VOLUMES = 1000;
+
 export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest {
   if (body === undefined || body === null) throw invalidParameter('Config cannot be empty in order to create a container');
   if (typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('json: cannot unmarshal into Go value of type container.Config');
@@ -39,6 +42,18 @@ export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest
   if (vols !== undefined && vols !== null && (typeof vols !== 'object' || Array.isArray(vols))) {
     const kind = Array.isArray(vols) ? 'array' : typeof vols === 'boolean' ? 'bool' : typeof vols;
     throw invalidParameter(`json: cannot unmarshal ${kind} into Go struct field ContainerConfigWrapper.Volumes of type map[string]struct {}`);
+  }
+  if (vols && typeof vols === 'object') {
+    const keys = Object.keys(vols);
+    for (const k of keys) {
+      const e = (vols as Record<string, unknown>)[k];
+      if (e !== null && (typeof e !== 'object' || Array.isArray(e))) {
+        const kind = Array.isArray(e) ? 'array' : typeof e === 'boolean' ? 'bool' : typeof e;
+        throw invalidParameter(`json: cannot unmarshal ${kind} into Go struct field ContainerConfigWrapper.Volumes of type struct {}`);
+      }
+    }
+    // berth's own bound on what one create makes (the engine has none): checked before anything is made.
+    if (keys.length > MAX_CREATE_VOLUMES) throw invalidParameter(`too many volumes in one create: ${keys.length} (berth accepts at most ${MAX_CREATE_VOLUMES})`);
   }
   const hostConfig = { ...((raw.HostConfig as HostConfig | null) ?? {}) } as HostConfig & Record<string, unknown>;
   const networkingConfig = (supports(v, 'CustomNetworks') ? (raw.NetworkingConfig as NetworkingConfig | null) : null) ?? {};

@@ -2,6 +2,7 @@
 // the reference's messages. Where the reference answers 500 for a client's mistake (a bad filter value, a bad
 // token), the caller's error kind makes it a 400.
 import { invalidParameter } from '../../errors';
+import { labelsMatch } from '../filters';
 import type { NodeRecord, NodeSpec, TaskRecord } from '../../types/swarm';
 
 export const DEFAULT_LISTEN_ADDR = '0.0.0.0:2377';
@@ -87,16 +88,6 @@ function checkKeys(filters: Map<string, string[]>, accepted: string[]): void {
   for (const k of filters.keys()) if (!accepted.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
 }
 
-/** `key` or `key=value` label filters against a label map. */
-function labelsMatch(wanted: string[], labels: Record<string, string> | null | undefined): boolean {
-  return wanted.every((w) => {
-    const i = w.indexOf('=');
-    const k = i < 0 ? w : w.slice(0, i);
-    if (!labels || !(k in labels)) return false;
-    return i < 0 || labels[k] === w.slice(i + 1);
-  });
-}
-
 export type NodeFilter = (n: NodeRecord) => boolean;
 
 /** GET /nodes filters: id and name prefixes, label / node.label, role, membership (every listed node is accepted). */
@@ -114,7 +105,7 @@ export function nodeFilter(filters: Map<string, string[]>): NodeFilter {
     (names.length === 0 || names.some((p) => (n.spec.Name || n.description.hostname).startsWith(p))) &&
     (roles.length === 0 || roles.includes(n.spec.Role)) &&
     (membership.length === 0 || membership.includes('accepted')) &&
-    labelsMatch(labels, n.spec.Labels);
+    labelsMatch(n.spec.Labels, labels);
 }
 
 export interface TaskFilterInput {
@@ -142,5 +133,5 @@ export function taskFilter(f: TaskFilterInput): (t: TaskRecord) => boolean {
     (f.serviceIds.length === 0 || f.serviceIds.includes(t.ServiceID)) &&
     (f.nodeIds.length === 0 || f.nodeIds.includes(t.NodeID ?? '')) &&
     (states.length === 0 || states.includes(t.DesiredState)) &&
-    labelsMatch(labels, t.Labels);
+    labelsMatch(t.Labels, labels);
 }
