@@ -56,7 +56,11 @@ export function queryFilters(req: Request): Map<string, string[]> {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidParameter(`invalid filter '${raw}'`);
   for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-    if (Array.isArray(v)) out.set(k, v.map(String));
+    // the engine decodes map[string][]string: an object or a list as an element is an invalid filter
+    if (Array.isArray(v)) {
+      if (v.some((x) => x !== null && typeof x === 'object')) throw invalidParameter(`invalid filter '${raw}'`);
+      out.set(k, v.map(String));
+    }
     else if (v && typeof v === 'object') out.set(k, Object.keys(v as object).filter((x) => (v as Record<string, unknown>)[x]));
     else throw invalidParameter(`invalid filter '${raw}'`);
   }

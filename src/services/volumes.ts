@@ -138,6 +138,8 @@ export class VolumeService {
     }
     for (const k of Object.keys(opts ?? {})) if (!['type', 'device', 'o', 'size'].includes(k)) throw invalidParameter(`create ${n}: invalid option key: "${k}"`);
     const dir = path.join(this.root, n);
+    // a name longer than a file name may be: the reference's message (its status is 500; a client's mistake is 400 here)
+    if (Buffer.byteLength(n) > 255) throw invalidParameter(`create ${n}: error while creating volume root path '${dir}': mkdir ${dir}: file name too long`);
     const v: Volume = { Name: n, Driver: 'local', Mountpoint: path.join(dir, '_data'), Labels: labels && Object.keys(labels).length ? labels : null, Options: opts && Object.keys(opts).length ? opts : null, CreatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), Anonymous: anonymous || undefined };
     await fs.promises.mkdir(v.Mountpoint, { recursive: true, mode: 0o755 });
     if (v.Options?.type || v.Options?.device) {

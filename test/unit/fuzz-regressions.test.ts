@@ -2,7 +2,8 @@
 import { own } from '../../src/translate/own';
 import { labelMatches } from '../../src/translate/filters';
 import { familiarNames, parseReference, withTag } from '../../src/translate/reference';
-import { tooDeep } from '../../src/http/query';
+import { queryFilters, tooDeep } from '../../src/http/query';
+import { normaliseCreateBody } from '../../src/translate/request/create';
 
 test('object keys from user input are own keys only', () => {
   expect(own({}, 'toString')).toBeUndefined();
@@ -28,4 +29,24 @@ test('JSON nesting beyond 10000 levels is refused before parsing; brackets insid
   expect(tooDeep(`{"a":"${'{'.repeat(20000)}"}`)).toBeUndefined();
   expect(tooDeep(`{"a":"\\"${'{'.repeat(20000)}"}`)).toBeUndefined();
   expect(tooDeep('{"a":'.repeat(3) + '1}}}', 2)).toBe("invalid character '{' exceeded max depth");
+});
+
+test("create bodies: wrong JSON types answered with the engine's decoder messages (the fuzz suite's 500s)", () => {
+  const msg = (body: unknown) => {
+    try {
+      normaliseCreateBody(body, '1.24');
+      return 'ok';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  expect(msg({ Image: 'b', HostConfig: { NetworkMode: { a: 1 } } })).toBe('json: cannot unmarshal object into Go struct field HostConfig.HostConfig.NetworkMode of type container.NetworkMode');
+  expect(msg({ Image: 'b', Env: { a: 1 } })).toBe('json: cannot unmarshal object into Go struct field ContainerConfigWrapper.Env of type []string');
+  expect(msg({ Image: 'b', HostConfig: { Memory: [1] } })).toBe('json: cannot unmarshal array into Go struct field HostConfig.HostConfig.Memory of type int64');
+  expect(msg({ Image: 'b', Cmd: 'echo hi', StopSignal: 9, HostConfig: { CapAdd: 'NET_ADMIN', Dns: null } })).toBe('ok');
+});
+
+test('filters whose values hold objects are invalid filters, not a 500', () => {
+  const req = { query: { filters: '{"label":[{"toString":2}]}' } } as unknown as Parameters<typeof queryFilters>[0];
+  expect(() => queryFilters(req)).toThrow(`invalid filter '{"label":[{"toString":2}]}'`);
 });

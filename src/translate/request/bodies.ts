@@ -53,3 +53,25 @@ export const decodeCommitConfig = bodyDecoder<ImageRunConfig>('runconfig.Contain
   Hostname: S, Domainname: S, User: S, AttachStdin: 'bool', AttachStdout: 'bool', AttachStderr: 'bool', Tty: 'bool', OpenStdin: 'bool', StdinOnce: 'bool', Env: '[]string', Cmd: 'strslice', Image: S,
   WorkingDir: S, Entrypoint: 'strslice', OnBuild: '[]string', Labels: MAP, StopSignal: S,
 });
+
+const mode = (name: string): GoType => ({ named: `container.${name}`, of: S });
+const hostConfig: GoType = {
+  struct: 'HostConfig',
+  go: 'container.HostConfig',
+  fields: {
+    Binds: '[]string', ContainerIDFile: S, NetworkMode: mode('NetworkMode'), RestartPolicy: { struct: 'RestartPolicy', go: 'container.RestartPolicy', fields: { Name: S, MaximumRetryCount: 'int' } },
+    AutoRemove: 'bool', VolumeDriver: S, VolumesFrom: '[]string', CapAdd: 'strslice', CapDrop: 'strslice', CgroupnsMode: mode('CgroupnsMode'), Dns: '[]string', DnsOptions: '[]string', DnsSearch: '[]string',
+    ExtraHosts: '[]string', GroupAdd: '[]string', IpcMode: mode('IpcMode'), Cgroup: mode('CgroupSpec'), Links: '[]string', OomScoreAdj: 'int', PidMode: mode('PidMode'), Privileged: 'bool', PublishAllPorts: 'bool',
+    ReadonlyRootfs: 'bool', SecurityOpt: '[]string', StorageOpt: MAP, Tmpfs: MAP, UTSMode: mode('UTSMode'), UsernsMode: mode('UsernsMode'), ShmSize: 'int64', Sysctls: MAP, Runtime: S, Isolation: mode('Isolation'),
+    CpuShares: 'int64', Memory: 'int64', NanoCpus: 'int64', CgroupParent: S, BlkioWeight: 'uint16', CpuPeriod: 'int64', CpuQuota: 'int64', CpuRealtimePeriod: 'int64', CpuRealtimeRuntime: 'int64', CpusetCpus: S, CpusetMems: S,
+    KernelMemory: 'int64', KernelMemoryTCP: 'int64', MemoryReservation: 'int64', MemorySwap: 'int64', MemorySwappiness: 'int64', OomKillDisable: 'bool', PidsLimit: 'int64', CpuCount: 'int64', CpuPercent: 'int64', Init: 'bool',
+  },
+};
+
+/** POST /containers/create's body: container.Config with HostConfig (runconfig.ContainerConfigWrapper); Volumes is checked by
+ * normaliseCreateBody, StopSignal left out (berth takes a number, as older clients send it). */
+export const decodeCreateConfig = bodyDecoder<Record<string, unknown>>('runconfig.ContainerConfigWrapper', 'ContainerConfigWrapper', {
+  Hostname: S, Domainname: S, User: S, AttachStdin: 'bool', AttachStdout: 'bool', AttachStderr: 'bool', Tty: 'bool', OpenStdin: 'bool', StdinOnce: 'bool', Env: '[]string', Cmd: 'strslice', Image: S,
+  WorkingDir: S, Entrypoint: 'strslice', NetworkDisabled: 'bool', MacAddress: S, OnBuild: '[]string', Labels: MAP, Shell: 'strslice', ArgsEscaped: 'bool', StopTimeout: 'int',
+  HostConfig: hostConfig,
+});

@@ -1,4 +1,5 @@
 // Create-request bodies normalised per API version and validated with the engine's messages — pure.
+import { decodeCreateConfig } from './bodies';
 import { invalidParameter } from '../../errors';
 import { ApiVersion, supports } from '../version/features';
 import { ALL_CAPS, normalizeCap } from '../spec';
@@ -35,6 +36,7 @@ export const MAX_CREATE_VOLUMES = 1000;
 export function normaliseCreateBody(body: unknown, v: ApiVersion): CreateRequest {
   if (body === undefined || body === null) throw invalidParameter('Config cannot be empty in order to create a container');
   if (typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('json: cannot unmarshal into Go value of type container.Config');
+  decodeCreateConfig(body); // wrong JSON types answered with the engine's decoder message before anything reads them
   const raw = { ...(body as Record<string, unknown>) };
   // One anonymous volume per key: a list or a string must not become one volume per element or character (found by
   // fuzzing: ~150,000 volumes from one create). The engine's decoder refuses them (500 there, 400 here).

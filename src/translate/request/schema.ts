@@ -21,12 +21,15 @@ export type GoType =
   | 'map[string]string'
   /** A struct: its name in messages about its fields, its Go type (`network.EndpointSettings`), its fields. */
   | { struct: string; go?: string; fields: Record<string, GoType> }
-  | { slice: GoType };
+  | { slice: GoType }
+  /** A named type over a base one (`container.NetworkMode` is a string): checked as the base, named as itself. */
+  | { named: string; of: GoType };
 
 type Schema = Record<string, unknown>;
 
 function schemaOf(t: GoType): Schema {
   if (typeof t !== 'string') {
+    if ('named' in t) return schemaOf(t.of);
     if ('slice' in t) return { type: ['array', 'null'], items: schemaOf(t.slice) };
     return { type: ['object', 'null'], properties: Object.fromEntries(Object.entries(t.fields).map(([k, f]) => [k, schemaOf(f)])) };
   }
@@ -51,7 +54,7 @@ function schemaOf(t: GoType): Schema {
 }
 
 const STRING_LIKE: Record<string, string> = { strslice: 'string', '[]string (or a string)': '[]string' };
-const goName = (t: GoType): string => (typeof t === 'string' ? (STRING_LIKE[t] ?? t) : 'slice' in t ? `[]${goName(t.slice)}` : (t.go ?? t.struct));
+const goName = (t: GoType): string => (typeof t === 'string' ? (STRING_LIKE[t] ?? t) : 'named' in t ? t.named : 'slice' in t ? `[]${goName(t.slice)}` : (t.go ?? t.struct));
 
 /** encoding/json's name of a JSON value's kind (a number it cannot store is named with its value). */
 function kindOf(v: unknown, outOfRange: boolean): string {
@@ -74,6 +77,10 @@ function goMessage(top: { struct: string; go?: string; fields: Record<string, Go
   for (const s of steps) {
     if (typeof t === 'string') {
       t = 'string'; // an element of []string, a value of map[string]string
+      continue;
+    }
+    if ('named' in t) {
+      t = 'string'; // named types are over strings or maps of strings here: an element is a string
       continue;
     }
     if ('slice' in t) {
