@@ -55,53 +55,54 @@ export function answerLocally(query: dnsPacket.Packet, decide: (name: string, ty
   return reply(query, 'NOERROR', list.map((ip) => ({ name: q.name, type: q.type as 'A', class: 'IN', ttl: DNS_TTL, data: ip })));
 }
 
+/** Asks the servers in turn until one answers. */
+async function firstAnswer(servers: string[], ask: (server: string) => Promise<Buffer | undefined>): Promise<Buffer | undefined> {
+  for (const server of servers) {
+    const got = await ask(server);
+    if (got) return got;
+  }
+  return undefined;
+}
+
 function forwardUdp(packet: Buffer, servers: string[]): Promise<Buffer | undefined> {
-  return servers.reduce<Promise<Buffer | undefined>>(
-    (prev, server) =>
-      prev.then(
-        (got) =>
-          got ??
-          new Promise((resolve) => {
-            const s = dgram.createSocket(server.includes(':') ? 'udp6' : 'udp4');
-            const done = (b: Buffer | undefined): void => {
-              clearTimeout(timer);
-              s.close();
-              resolve(b);
-            };
-            const timer = setTimeout(() => done(undefined), FORWARD_TIMEOUT_MS);
-            s.on('error', () => done(undefined));
-            s.on('message', (m) => done(m));
-            s.send(packet, 53, server);
-          }),
-      ),
-    Promise.resolve(undefined),
+  return firstAnswer(
+    servers,
+    (server) =>
+      new Promise((resolve) => {
+        const s = dgram.createSocket(server.includes(':') ? 'udp6' : 'udp4');
+        const done = (b: Buffer | undefined): void => {
+          clearTimeout(timer);
+          s.close();
+          resolve(b);
+        };
+        const timer = setTimeout(() => done(undefined), FORWARD_TIMEOUT_MS);
+        s.on('error', () => done(undefined));
+        s.on('message', (m) => done(m));
+        s.send(packet, 53, server);
+      }),
   );
 }
 
 function forwardTcp(packet: Buffer, servers: string[]): Promise<Buffer | undefined> {
-  return servers.reduce<Promise<Buffer | undefined>>(
-    (prev, server) =>
-      prev.then(
-        (got) =>
-          got ??
-          new Promise((resolve) => {
-            const sock = net.connect(53, server);
-            let buf = Buffer.alloc(0);
-            const done = (b: Buffer | undefined): void => {
-              sock.destroy();
-              resolve(b);
-            };
-            sock.setTimeout(FORWARD_TIMEOUT_MS, () => done(undefined));
-            sock.on('error', () => done(undefined));
-            sock.on('connect', () => sock.write(dnsPacket.streamEncode(dnsPacket.decode(packet))));
-            sock.on('data', (d) => {
-              buf = Buffer.concat([buf, d]);
-              if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) done(buf.subarray(2, 2 + buf.readUInt16BE(0)));
-            });
-            sock.on('end', () => done(undefined));
-          }),
-      ),
-    Promise.resolve(undefined),
+  return firstAnswer(
+    servers,
+    (server) =>
+      new Promise((resolve) => {
+        const sock = net.connect(53, server);
+        let buf = Buffer.alloc(0);
+        const done = (b: Buffer | undefined): void => {
+          sock.destroy();
+          resolve(b);
+        };
+        sock.setTimeout(FORWARD_TIMEOUT_MS, () => done(undefined));
+        sock.on('error', () => done(undefined));
+        sock.on('connect', () => sock.write(dnsPacket.streamEncode(dnsPacket.decode(packet))));
+        sock.on('data', (d) => {
+          buf = Buffer.concat([buf, d]);
+          if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) done(buf.subarray(2, 2 + buf.readUInt16BE(0)));
+        });
+        sock.on('end', () => done(undefined));
+      }),
   );
 }
 

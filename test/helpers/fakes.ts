@@ -40,3 +40,13 @@ export function containerRecord(over: Partial<ContainerRecord> = {}): ContainerR
     ...over,
   };
 }
+
+/** The message a throwing call gives, or 'ok' when it returns. */
+export function thrownMessage(f: () => unknown): string {
+  try {
+    f();
+    return 'ok';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}

@@ -1,4 +1,5 @@
 // Pure pieces of the fuzz fixes (issue 19): own-key lookups, label filters, tag checks, JSON depth.
+import { thrownMessage } from '../helpers/fakes';
 import { own } from '../../src/translate/own';
 import { labelMatches } from '../../src/translate/filters';
 import { familiarNames, parseReference, withTag } from '../../src/translate/reference';
@@ -32,14 +33,7 @@ test('JSON nesting beyond 10000 levels is refused before parsing; brackets insid
 });
 
 test("create bodies: wrong JSON types answered with the engine's decoder messages (the fuzz suite's 500s)", () => {
-  const msg = (body: unknown) => {
-    try {
-      normaliseCreateBody(body, '1.24');
-      return 'ok';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const msg = (body: unknown) => thrownMessage(() => normaliseCreateBody(body, '1.24'));
   expect(msg({ Image: 'b', HostConfig: { NetworkMode: { a: 1 } } })).toBe('json: cannot unmarshal object into Go struct field HostConfig.HostConfig.NetworkMode of type container.NetworkMode');
   expect(msg({ Image: 'b', Env: { a: 1 } })).toBe('json: cannot unmarshal object into Go struct field ContainerConfigWrapper.Env of type []string');
   expect(msg({ Image: 'b', HostConfig: { Memory: [1] } })).toBe('json: cannot unmarshal array into Go struct field HostConfig.HostConfig.Memory of type int64');

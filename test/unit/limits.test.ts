@@ -1,6 +1,7 @@
 // Request limits (issue 19): bounded concurrency of the expensive routes (429 beyond the queue, a queued request
 // whose client leaves frees its place), the header cap (431 from node), Config.Volumes typing and its per-create
 // bound, and label filters of swarm lists reading own keys only.
+import { thrownMessage } from '../helpers/fakes';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app';
@@ -91,14 +92,7 @@ describe('bounded concurrency of expensive routes', () => {
 });
 
 test("Config.Volumes: wrong-typed entries refused with the engine's message; at most MAX_CREATE_VOLUMES per create", () => {
-  const msg = (body: unknown) => {
-    try {
-      normaliseCreateBody(body, '1.24');
-      return 'ok';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const msg = (body: unknown) => thrownMessage(() => normaliseCreateBody(body, '1.24'));
   expect(msg({ Image: 'b', Volumes: { '/a': 1 } })).toBe('json: cannot unmarshal number into Go struct field ContainerConfigWrapper.Volumes of type struct {}');
   expect(msg({ Image: 'b', Volumes: { '/a': 'x' } })).toBe('json: cannot unmarshal string into Go struct field ContainerConfigWrapper.Volumes of type struct {}');
   expect(msg({ Image: 'b', Volumes: { '/a': [] } })).toBe('json: cannot unmarshal array into Go struct field ContainerConfigWrapper.Volumes of type struct {}');
