@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
-import { hijack, RAW_STREAM, writeHijackedError } from '../http/hijack';
+import { hijack, onClientEnd, RAW_STREAM, writeHijackedError } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
@@ -107,7 +107,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
     };
     if (h.head.length) onData(h.head);
     out.on('data', onData);
-    out.on('end', () => {
+    onClientEnd(out, () => {
       if (rec.Config.StdinOnce && !ended) stdin.endAfterFlush();
     });
   } else out.resume();

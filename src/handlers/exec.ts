@@ -1,6 +1,6 @@
 // Exec endpoints: create, start (hijacked, framed like attach), resize, inspect.
 import type { Route } from '../http/app';
-import { hijack, RAW_STREAM } from '../http/hijack';
+import { hijack, onClientEnd, RAW_STREAM } from '../http/hijack';
 import { param, queryInt, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
@@ -97,7 +97,7 @@ export function execRoutes(execs: ExecBackend): Route[] {
           };
           if (h.head.length) onData(h.head);
           out.on('data', onData);
-          out.on('end', () => void execs.closeStdin(started));
+          onClientEnd(out, () => void execs.closeStdin(started));
         } else out.resume();
         await started.done;
         if (!detached) out.end();

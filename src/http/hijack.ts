@@ -61,6 +61,16 @@ export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM)
 }
 
 /**
+ * Calls `fn` once the client has ended its side (stdin's EOF): at once when that already happened. A socket emits
+ * 'end' when the EOF arrives if nothing is buffered, listener or not, so a half-close that came while the exec or
+ * attach was starting would otherwise be missed (and a `cat` would wait for its EOF for ever).
+ */
+export function onClientEnd(stream: Duplex, fn: () => void): void {
+  if (stream.readableEnded) queueMicrotask(fn);
+  else stream.once('end', fn);
+}
+
+/**
  * An attach refused before its stream starts, as the reference answers it: it hijacks the connection first, so the
  * error is a bare status line with the raw-stream content type and no other header, the message and CRLF, at every
  * version and with or without `Upgrade`; then the connection closes.

@@ -1,5 +1,5 @@
 // FIFOs for task I/O (cookbook §6.1): made with mkfifo(1), read sides opened O_RDONLY|O_NONBLOCK before the task
-// exists, stdin opened O_WRONLY|O_NONBLOCK only after the shim has opened its end.
+// exists, stdin opened O_RDWR|O_NONBLOCK once the task (or exec) is started.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -22,8 +22,13 @@ export function openReader(path: string, onread?: (n: number) => void, buffer?: 
   return new net.Socket({ fd, readable: true, writable: false });
 }
 
-/** A writable socket over a FIFO's write side (after the reader exists, else ENXIO). */
+/**
+ * A writable socket over a FIFO, for stdin. Opened O_RDWR (Linux allows it on a FIFO; the read side is never read):
+ * the shim opens its reader in a goroutine of its own, which may not have run when Start returns, and an
+ * O_WRONLY|O_NONBLOCK open would then fail with ENXIO and what the client sent first would be lost (seen as an
+ * exec's `cat` answering nothing). Written bytes wait in the pipe until the shim reads them.
+ */
 export function openWriter(path: string): net.Socket {
-  const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
   return new net.Socket({ fd, readable: false, writable: true });
 }

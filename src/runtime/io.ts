@@ -115,14 +115,14 @@ export class ContainerIO {
   /** Set once the shim holds the stdin FIFO's read side (after Tasks.Create). */
   stdinReady = false;
 
-  /** The stdin writer, opened on first use once the shim has its end; undefined before that. */
+  /** The stdin writer, opened on first use once the task is started; undefined before that. */
   stdin(): Socket | undefined {
     if (!this.paths.stdin || !this.stdinReady) return undefined;
     if (!this.stdinWriter || this.stdinWriter.destroyed) {
       try {
         this.stdinWriter = openWriter(this.paths.stdin);
       } catch {
-        return undefined; // ENXIO: no reader yet
+        return undefined; // the FIFO is gone (the process ended and its FIFOs were removed)
       }
       this.stdinWriter.on('error', () => undefined);
     }

@@ -77,14 +77,18 @@ describe('exec against real containerd', () => {
   });
 
   test('a hijacked start carrying a body (Content-Length or chunked): the body is the request itself, only what follows is stdin', async () => {
-    for (const chunked of [false, true]) {
+    // the client's half-close at once (it may come while the exec is starting: `echo x | docker exec -i`) or later;
+    // six times each, as the shim's stdin reader and the 'end' event both raced the start once
+    const cases = Array.from({ length: 24 }, (_, i) => ({ chunked: i % 2 === 1, endAfter: i % 4 < 2 ? 0 : 300 }));
+    for (const { chunked, endAfter } of cases) {
       const id = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['cat'], AttachStdin: true, AttachStdout: true } })).json().Id;
       const body = '{"Detach":false,"Tty":true}';
       const framing = chunked ? `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : `Content-Length: ${body.length}\r\n\r\n${body}`;
       const got = await new Promise<string>((resolve, reject) => {
         const s = net.connect(b.socket, () => {
           s.write(`POST /v1.24/exec/${id}/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n${framing}stdin-bytes\n`);
-          setTimeout(() => s.end(), 300);
+          if (endAfter) setTimeout(() => s.end(), endAfter);
+          else s.end();
         });
         let d = '';
         s.on('data', (c) => (d += c));
@@ -93,6 +97,31 @@ describe('exec against real containerd', () => {
       });
       expect(got.split('\r\n\r\n')[0]).toMatch(/^HTTP\/1.1 101 UPGRADED/);
       expect(got.split('\r\n\r\n').slice(1).join('\r\n\r\n')).toBe('stdin-bytes\n');
+    }
+  });
+
+  test('attach with stdin: a client that half-closes at once (StdinOnce) still has its bytes read and its EOF seen', async () => {
+    for (let i = 0; i < 6; i++) {
+      const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['cat'], OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true } })).json().Id;
+      const got = await new Promise<string>((resolve, reject) => {
+        const s = net.connect(b.socket, () => {
+          s.write(`POST /v1.24/containers/${id}/attach?stream=1&stdin=1&stdout=1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n`);
+          s.once('data', () => {
+            void b.request('POST', `/v1.24/containers/${id}/start`).then(() => {
+              s.write('attached-bytes\n');
+              s.end();
+            }, reject);
+          });
+        });
+        let d = '';
+        s.on('data', (c) => (d += c));
+        s.on('end', () => resolve(d));
+        s.on('error', reject);
+      });
+      const out = frames(Buffer.from(got.split('\r\n\r\n').slice(1).join('\r\n\r\n'), 'latin1'));
+      expect(Buffer.concat(out.map((f) => f.data)).toString()).toBe('attached-bytes\n');
+      expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json().StatusCode).toBe(0);
+      await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
     }
   });
 
