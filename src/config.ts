@@ -58,6 +58,8 @@ export interface Config {
   /** `--cluster-store etcd://HOST:PORT[,HOST:PORT]`: swarm mode keeps its state in this existing etcd (its client
    * URLs, plain http) instead of etcd members of its own (docs/swarm.md). */
   clusterStore?: string[];
+  /** The flag's value as given (/info's ClusterStore, as the reference shows its own). */
+  clusterStoreFlag?: string;
   /** `--swarm-min-cert-expiry SECONDS`: the shortest CAConfig.NodeCertExpiry accepted (the reference's 1 h; tests
    * shorten it to see node certificates renewed). */
   swarmMinCertExpirySec?: number;
@@ -260,9 +262,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '--debug':
         c.debug = c.given.debug = bool(a, inline);
         break;
-      case '--cluster-store':
-        c.clusterStore = parseClusterStore(val());
+      case '--cluster-store': {
+        const v = val();
+        c.clusterStore = parseClusterStore(v);
+        c.clusterStoreFlag = v;
         break;
+      }
       case '--swarm-min-cert-expiry': {
         const v = val();
         if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`invalid argument "${v}" for "--swarm-min-cert-expiry" flag: a number of seconds`);

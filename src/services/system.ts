@@ -156,6 +156,7 @@ export class SystemService {
       insecureRegistries: this.deps.config.insecureRegistries,
       registryMirrors: this.deps.config.registryMirrors,
       liveRestore: this.deps.config.liveRestore,
+      clusterStore: this.deps.config.clusterStoreFlag ?? '',
       version,
     };
   }

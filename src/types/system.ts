@@ -60,5 +60,7 @@ export interface SystemInfo {
   insecureRegistries: string[];
   registryMirrors: string[];
   liveRestore: boolean;
+  /** `--cluster-store` as given, '' without it */
+  clusterStore: string;
   version: VersionInfo;
 }

@@ -54,6 +54,8 @@ const ids: Record<string, string> = {};
 const ok = (r: { code: number; stderr: string }) => expect([r.code, r.stderr]).toEqual([0, '']);
 
 test('init and join on the store: no etcd member of their own, the swarm keys in the store', async () => {
+  // /info shows the flag as given, as the reference shows its --cluster-store
+  expect((await a.request('GET', '/v1.24/info')).json().ClusterStore).toBe(`etcd://${store}`);
   ok(await a.docker(['swarm', 'init', '--advertise-addr', a.ip, '--listen-addr', a.addr, '--dispatcher-heartbeat', '2s']));
   ids.a = await nodeId(a);
   const token = (await a.docker(['swarm', 'join-token', '-q', 'manager'])).stdout.trim();

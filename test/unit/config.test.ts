@@ -9,6 +9,7 @@ describe('berthd flags', () => {
     const c = parseArgs(['--cluster-store', 'etcd://127.0.0.1:2379,etcd.local:22379']);
     if (typeof c === 'string') throw new Error('unexpected');
     expect(c.clusterStore).toEqual(['http://127.0.0.1:2379', 'http://etcd.local:22379']);
+    expect(c.clusterStoreFlag).toBe('etcd://127.0.0.1:2379,etcd.local:22379');
     for (const bad of ['consul://h:1', 'etcd://', 'etcd://h', 'etcd://h:1/x']) {
       expect(() => parseArgs(['--cluster-store', bad])).toThrow(`invalid argument "${bad}" for "--cluster-store" flag`);
     }

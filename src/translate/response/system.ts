@@ -91,7 +91,7 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
     Labels: i.labels,
     ExperimentalBuild: false,
     ServerVersion: i.version.version,
-    ClusterStore: '',
+    ClusterStore: i.clusterStore,
     ClusterAdvertise: '',
   };
   Object.assign(out, {
