@@ -169,7 +169,7 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   let out: NodeJS.WritableStream;
   // The spec: 101 when the client asked for the upgrade. The reference's 200 has no Content-Type (the spec names
   // none) and closes the connection at the end.
-  if (req.hijackable) out = hijack(req, res, RAW_STREAM).stream;
+  if (req.hijackable) out = hijack(req, res, RAW_STREAM, { commonHeaders: true }).stream;
   else {
     res.writeHead(200, { Connection: 'close' });
     res.flushHeaders();

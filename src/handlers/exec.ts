@@ -71,7 +71,7 @@ export function execRoutes(execs: ExecBackend): Route[] {
         const tty = !!body.Tty;
         const wantOut = e.config.AttachStdout !== false;
         const wantErr = e.config.AttachStderr !== false;
-        const h = hijack(req, res, RAW_STREAM);
+        const h = hijack(req, res, RAW_STREAM, { commonHeaders: true });
         const out = h.stream;
         const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
           if (s === 'stdout' ? !wantOut : !wantErr) return;

@@ -27,7 +27,9 @@ export function statsRoutes(stats: StatsBackend): Route[] {
           writeJSON(res, 200, toStatsJSON(cur, prev, req.apiVersion, who));
           return;
         }
-        res.writeHead(200, { 'Content-Type': 'application/json' });
+        // The reference's stream of readings names no content type (its single reading is application/json).
+        res.writeHead(200);
+        res.flushHeaders();
         let prev: StatsReading | undefined;
         let closed = false;
         req.on('close', () => (closed = true));

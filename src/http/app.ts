@@ -141,7 +141,7 @@ export function createApp(opts: AppOptions): express.Express {
       } catch (err) {
         if (r.hijacked) {
           opts.logger?.debug('error after hijack', { err: String(err), path: req.path });
-          r.hijackable?.socket.destroy();
+          (r.hijackable?.socket ?? req.socket).destroy();
           return;
         }
         if (res.headersSent || !(err as { kind?: string })?.kind)

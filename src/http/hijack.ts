@@ -17,46 +17,48 @@ export interface Hijacked {
   head: Buffer;
 }
 
+export interface HijackOptions {
+  /**
+   * Whether the answer carries the daemon's common headers (Api-Version, Docker-Experimental, Ostype, Server). The
+   * reference sends them on exec start's answers but not on attach's, whose hijack comes before them.
+   */
+  commonHeaders?: boolean;
+}
+
+const COMMON = ['Api-Version', 'Docker-Experimental', 'Ostype', 'Server'];
+
 /**
- * Takes over the connection. For an upgrade request the 101 is written straight on the socket (as the engine does,
- * with `Connection: Upgrade` and `Upgrade: tcp`); otherwise a 200 with no length is written through the response
- * and the stream is output-only.
+ * Takes over the connection, as the reference does: its answer is a bare status line and headers written on the
+ * socket (no Date, no length, no chunked encoding), then the raw stream until the connection closes. For an upgrade
+ * request it is 101 with `Connection: Upgrade` and `Upgrade: tcp`, and the connection carries stdin; otherwise 200,
+ * and the stream is output-only (the connection still belongs to the HTTP parser).
  */
-export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM): Hijacked {
+export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM, opts: HijackOptions = {}): Hijacked {
   req.hijacked = true;
-  if (req.hijackable) {
-    const { socket, head } = req.hijackable;
-    const headers = [
-      'HTTP/1.1 101 UPGRADED',
-      `Content-Type: ${contentType}`,
-      'Connection: Upgrade',
-      'Upgrade: tcp',
-      `Api-Version: ${res.getHeader('Api-Version') ?? ''}`,
-      'Docker-Experimental: false',
-      'Ostype: linux',
-      `Server: ${res.getHeader('Server') ?? ''}`,
-    ];
-    socket.write(headers.join('\r\n') + '\r\n\r\n');
-    socket.setNoDelay(true);
-    socket.setTimeout(0);
-    return { stream: socket, upgraded: true, head };
-  }
-  res.writeHead(200, { 'Content-Type': contentType });
-  res.flushHeaders();
-  req.socket.setNoDelay(true);
-  req.socket.setTimeout(0);
-  // Output-only: without an upgrade the connection still belongs to the HTTP parser, so it carries no stdin.
+  const common = opts.commonHeaders ? COMMON.filter((h) => res.getHeader(h) !== undefined).map((h) => `${h}: ${String(res.getHeader(h))}`) : [];
+  const status = req.hijackable ? ['HTTP/1.1 101 UPGRADED', `Content-Type: ${contentType}`, 'Connection: Upgrade', 'Upgrade: tcp'] : ['HTTP/1.1 200 OK', `Content-Type: ${contentType}`];
+  const socket = req.hijackable?.socket ?? req.socket;
+  socket.write([...status, ...common].join('\r\n') + '\r\n\r\n');
+  socket.setNoDelay(true);
+  socket.setTimeout(0);
+  if (req.hijackable) return { stream: socket, upgraded: true, head: req.hijackable.head };
   const out = new Duplex({
     write(chunk, _enc, cb) {
-      res.write(chunk, cb);
+      // A client that left: the socket's close destroys this stream; nothing to report to the writer.
+      if (socket.destroyed) return cb();
+      socket.write(chunk, () => cb());
     },
     final(cb) {
-      res.end(cb);
+      // The end of the body is the end of the connection.
+      socket.end(() => {
+        socket.destroy();
+        cb();
+      });
     },
     read() {},
   });
   out.push(null);
-  res.on('close', () => out.destroy());
+  socket.once('close', () => out.destroy());
   return { stream: out, upgraded: false, head: Buffer.alloc(0) };
 }
 

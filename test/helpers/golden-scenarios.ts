@@ -125,7 +125,8 @@ export async function runScenarios(sock: string, v: string): Promise<ScenarioFix
     const contentType = raw.headers['content-type'] ?? null;
     const o: Observation = { name, status: raw.status, contentType };
     if (withHeaders) o.headers = headersOf(raw);
-    const isJson = /^application\/json/.test(contentType ?? '') && raw.text.length > 0;
+    // A stream of stats readings has no content type at the reference: its keys are observed all the same.
+    const isJson = (/^application\/json/.test(contentType ?? '') || mode === 'shape') && raw.text.length > 0;
     if (mode === 'status') {
       // the body is not observed
     } else if (isJson && mode !== 'text') {

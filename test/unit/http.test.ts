@@ -19,6 +19,7 @@ const routes: Route[] = [
   { method: 'get', path: '/same', handler: () => { throw notModified(); } },
   { method: 'get', path: '/crash', handler: () => { throw new Error('kaboom'); } },
   { method: 'post', path: '/hijack', handler: (req, res) => { const h = hijack(req, res); h.stream.write('hello'); h.stream.end(); } },
+  { method: 'post', path: '/hijack-common', handler: (req, res) => { const h = hijack(req, res, undefined, { commonHeaders: true }); h.stream.write('hello'); h.stream.end(); } },
 ];
 
 beforeAll(async () => {
@@ -105,17 +106,36 @@ describe('versioned HTTP plumbing', () => {
     expect(nf.text).toBe('{"message":"page not found"}\n');
   });
 
-  test('hijack: Upgrade: tcp gets a 101 and raw bytes', async () => {
+  /** Everything the server writes on one connection for a raw request, until it closes the connection. */
+  const raw = async (request: string): Promise<string> => {
     const net = await import('node:net');
-    const data = await new Promise<string>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => s.write('POST /v1.24/hijack HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n'));
+    return new Promise<string>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => s.write(request));
       let buf = '';
       s.on('data', (c) => (buf += c));
       s.on('end', () => resolve(buf));
     });
-    expect(data).toMatch(/^HTTP\/1.1 101 UPGRADED\r\n/);
-    expect(data).toMatch(/\r\nContent-Type: application\/vnd.docker.raw-stream\r\n/);
-    expect(data).toMatch(/\r\nUpgrade: tcp\r\n/);
-    expect(data.endsWith('\r\n\r\nhello')).toBe(true);
+  };
+  const UPGRADE = 'Connection: Upgrade\r\nUpgrade: tcp\r\n';
+
+  // Byte for byte as the reference (Docker Engine 20.10) answers attach: a bare status line and the content type,
+  // no Date, no length, no chunked encoding, none of the common headers; the end of the stream closes the connection.
+  test('hijack: Upgrade: tcp gets a 101 and raw bytes, as the reference answers attach', async () => {
+    expect(await raw(`POST /v1.24/hijack HTTP/1.1\r\nHost: x\r\n${UPGRADE}\r\n`)).toBe(
+      'HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\nhello',
+    );
+  });
+
+  test('hijack without Upgrade: a bare 200 and raw bytes until the connection closes, as the reference answers attach', async () => {
+    expect(await raw('POST /v1.18/hijack HTTP/1.1\r\nHost: x\r\n\r\n')).toBe('HTTP/1.1 200 OK\r\nContent-Type: application/vnd.docker.raw-stream\r\n\r\nhello');
+  });
+
+  // exec start: the reference's hijacked answers carry its common headers, still with no Date, length or chunks.
+  test('hijack with the common headers, as the reference answers exec start (101 and 200)', async () => {
+    const common = 'Api-Version: 1.24\r\nDocker-Experimental: false\r\nOstype: linux\r\nServer: berth/9.9.9 (linux)\r\n';
+    expect(await raw(`POST /v1.24/hijack-common HTTP/1.1\r\nHost: x\r\n${UPGRADE}\r\n`)).toBe(
+      `HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n${common}\r\nhello`,
+    );
+    expect(await raw('POST /v1.24/hijack-common HTTP/1.1\r\nHost: x\r\n\r\n')).toBe(`HTTP/1.1 200 OK\r\nContent-Type: application/vnd.docker.raw-stream\r\n${common}\r\nhello`);
   });
 });

@@ -108,7 +108,8 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
   const blk = (entries: any[] | undefined) => (entries ?? []).map((e) => ({ major: n(e.major), minor: n(e.minor), op: e.op, value: n(e.value) }));
   if (isV2Metrics(m)) return shapeStats(cur, prev, v, who, v2Parts(cur));
   const out: Record<string, unknown> = { read: cur.read };
-  if (supports(v, 'StatsPreCPU')) out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
+  // The spec does not name preread; the reference sends it at every version (the zero time before a second reading).
+  out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
   if (supports(v, 'StatsPids')) out.pids_stats = { current: n(m.pids?.current), ...(n(m.pids?.limit) ? { limit: n(m.pids?.limit) } : {}) };
   out.blkio_stats = {
     io_service_bytes_recursive: blk(m.blkio?.io_service_bytes_recursive),
@@ -137,7 +138,8 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
 /** The v2 sample: the same fields and order as v1's, filled from v2Parts. */
 function shapeStats(cur: StatsReading, prev: StatsReading | undefined, v: ApiVersion, who: { id: string; name: string } | undefined, p: ReturnType<typeof v2Parts>): Record<string, unknown> {
   const out: Record<string, unknown> = { read: cur.read };
-  if (supports(v, 'StatsPreCPU')) out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
+  // The spec does not name preread; the reference sends it at every version (the zero time before a second reading).
+  out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
   if (supports(v, 'StatsPids')) out.pids_stats = p.pids;
   out.blkio_stats = p.blkio;
   out.num_procs = 0;
@@ -147,7 +149,7 @@ function shapeStats(cur: StatsReading, prev: StatsReading | undefined, v: ApiVer
   out.memory_stats = p.memory;
   if (supports(v, 'StatsNetworks')) out.networks = cur.networks;
   else out.network = sumNetworks(cur.networks);
-  if (who) Object.assign(out, { name: who.name, id: who.id });
+  if (who && supports(v, 'StatsNameId')) Object.assign(out, { name: who.name, id: who.id });
   return out;
 }
 
