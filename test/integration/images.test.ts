@@ -141,7 +141,7 @@ describe('image load, list, inspect, remove against real containerd', () => {
 test('Content.Write continues an ingest a crash cut short from the offset containerd holds (resumable pull source)', async () => {
   const crypto = await import('node:crypto');
   const { Readable } = await import('node:stream');
-  const { writeBlob } = await import('../../src/containerd/content');
+  const { withLease, writeBlob } = await import('../../src/containerd/content');
   const ctr = b.daemon.ctr;
   const data = crypto.randomBytes(3 << 20);
   const digest = 'sha256:' + crypto.createHash('sha256').update(data).digest('hex');
@@ -163,12 +163,16 @@ test('Content.Write continues an ingest a crash cut short from the offset contai
     setTimeout(() => reject(new Error('no reply')), 5000);
   });
   const asked: number[] = [];
-  await writeBlob(ctr, async (offset) => {
-    asked.push(offset);
-    return Readable.from([data.subarray(offset)]);
-  }, { ref, expected: digest, total: data.length });
-  expect(asked).toEqual([1 << 20]);
-  const info = await ctr.content.Info({ digest });
-  expect(Number(info.info?.size)).toBe(data.length);
-  await ctr.content.Delete({ digest });
+  // Under a lease: a committed blob that nothing refers to is containerd's garbage at its next collection (another
+  // test's removal can start one between the write and the Info below).
+  await withLease(ctr, 'berth-test-resume', async (lease) => {
+    await writeBlob(ctr, async (offset) => {
+      asked.push(offset);
+      return Readable.from([data.subarray(offset)]);
+    }, { ref, expected: digest, total: data.length, lease });
+    expect(asked).toEqual([1 << 20]);
+    const info = await ctr.content.Info({ digest });
+    expect(Number(info.info?.size)).toBe(data.length);
+    await ctr.content.Delete({ digest });
+  });
 });
