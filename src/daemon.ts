@@ -17,6 +17,10 @@ import { systemRoutes } from './handlers/system';
 import { infoSwarmSection, swarmRoutes } from './handlers/swarm';
 import { nodeRoutes } from './handlers/nodes';
 import { ClusterService } from './cluster/service';
+import { SwarmServices } from './cluster/services';
+import { Orchestrator } from './cluster/orchestrator';
+import { NodeAgent } from './cluster/agent';
+import { serviceRoutes } from './handlers/services';
 import { ImageService } from './services/images';
 import { imageRoutes } from './handlers/images';
 import { RegistryService } from './services/registry';
@@ -155,18 +159,24 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       nanoCPUs: os.cpus().length * 1e9,
       memoryBytes: os.totalmem(),
       engineVersion: BERTH_VERSION,
+      engineLabels: Object.fromEntries(config.labels.map((l) => [l.slice(0, l.includes('=') ? l.indexOf('=') : l.length), l.includes('=') ? l.slice(l.indexOf('=') + 1) : ''])),
     }),
     interfaces: () =>
       Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
   });
   await cluster.start();
+  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger });
+  const agent = new NodeAgent({ current: () => cluster.current(), containers, logger });
+  const swarmServices = new SwarmServices({ manager: () => cluster.managerState(), kick: () => orchestrator.kick() });
+  orchestrator.start();
+  agent.start();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
   const registry = new RegistryService({ ctr, images, events });
   const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   for (const w of hostPlan.warnings) logger.warn(w);
@@ -202,6 +212,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       events.close();
       bridge.close();
       supervisor?.close();
+      orchestrator.close();
+      agent.close();
       cluster.close();
       ctr.close();
     },

@@ -28,6 +28,7 @@ export const notModified = (msg = ''): BerthError => new BerthError('NotModified
 export const forbidden = (msg: string): BerthError => new BerthError('Forbidden', msg);
 export const notAcceptable = (msg: string): BerthError => new BerthError('NotAcceptable', msg);
 export const unauthorized = (msg: string): BerthError => new BerthError('Unauthorized', msg);
+export const notImplemented = (msg: string): BerthError => new BerthError('NotImplemented', msg);
 export const unavailable = (msg: string): BerthError => new BerthError('Unavailable', msg);
 export const systemError = (msg: string, cause?: unknown): BerthError => new BerthError('System', msg, cause);
 

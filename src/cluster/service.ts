@@ -7,13 +7,14 @@ import * as path from 'node:path';
 import { conflict, invalidParameter, isKind, notAcceptable, notFound, systemError, unavailable } from '../errors';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../store/atomic';
-import type { ClusterRecord, EtcdRaft, LocalSwarmState, NodeDescription, NodeRecord, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
+import type { ClusterRecord, EtcdRaft, LocalSwarmState, NodeDescription, NodeRecord, NodeRole, NodeSpec, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../types/swarm';
 import { etcdRaftOf, heartbeatPeriodMs, mergeInitSpec, normalizeUpdateSpec, TLSInfoFacts } from '../translate/response/swarm';
 import { checkTaskFilterKeys, nodeFilter, resolveSwarmAddrs, splitHostPort, taskFilter } from '../translate/request/swarm';
 import * as ca from './ca';
 import { clientURL, EtcdMember, EtcdSupervisor, peerURL } from './etcd';
 import { JoinRequest, JoinResponse, JoinServer, requestJoin, requestRenewal } from './join';
 import { ClusterState, EtcdMemberInfo, initialClusterOf } from './state';
+import { findService } from './services';
 
 export const NOT_MANAGER_OUTSIDE =
   'This node is not a swarm manager. Use "docker swarm init" or "docker swarm join" to connect this node to swarm and try again.';
@@ -845,14 +846,27 @@ export class ClusterService {
     checkTaskFilterKeys(filters);
     const state = this.manager();
     const all = await state.tasks();
-    // Services come with part 2: until then every service filter names an unknown service.
-    const services = filters.get('service') ?? [];
-    if (services.length) throw notFound(`service ${services[0]} not found`);
+    const serviceRefs = filters.get('service') ?? [];
+    const services = serviceRefs.length ? await state.services() : [];
+    const serviceIds = serviceRefs.map((r) => findService(services, r).value.id);
     const nodeRefs = filters.get('node') ?? [];
     const views = nodeRefs.length ? await this.views(state) : [];
     const nodeIds = nodeRefs.map((r) => this.findView(views, r).node.value.id);
-    const match = taskFilter({ filters, serviceIds: [], nodeIds });
-    return all.filter((t) => match(t.value));
+    const match = taskFilter({ filters, serviceIds, nodeIds });
+    return all.filter((t) => match(t.value)).sort((a, b) => a.value.CreatedAt.localeCompare(b.value.CreatedAt));
+  }
+
+  /** The cluster state for a manager; the reference's 406 (outside a swarm) or 503 (a worker) otherwise. */
+  managerState(): ClusterState {
+    return this.manager();
+  }
+
+  /** This node in its swarm, for the orchestrator and the agent (undefined outside a swarm or while connecting). */
+  current(): { state: ClusterState; nodeId: string; role: NodeRole } | undefined {
+    const local = this.local;
+    const state = this.state;
+    if (!local || !state) return undefined;
+    return { state, nodeId: local.nodeId, role: local.role };
   }
 
   async task(id: string): Promise<Versioned<TaskRecord>> {

@@ -5,7 +5,7 @@
 import { Etcd3, Lease, Campaign, IOptions, isRecoverableError } from 'etcd3';
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, retry } from 'cockatiel';
 import { BerthError, conflict, systemError, unavailable } from '../errors';
-import type { ClusterRecord, NodeRecord, TaskRecord, Versioned } from '../types/swarm';
+import type { ClusterRecord, NodeRecord, PortConfig, ServiceRecord, TaskRecord, Versioned } from '../types/swarm';
 import type { Logger } from '../log';
 
 const PREFIX = '/berth/swarm/';
@@ -16,7 +16,15 @@ const K = {
   alive: (id: string) => PREFIX + 'alive/' + id,
   alives: PREFIX + 'alive/',
   tasks: PREFIX + 'tasks/',
+  task: (id: string) => PREFIX + 'tasks/' + id,
+  services: PREFIX + 'services/',
+  service: (id: string) => PREFIX + 'services/' + id,
+  serviceName: (name: string) => PREFIX + 'service-names/' + name,
+  port: (p: PortConfig) => `${PREFIX}ports/${p.Protocol}/${p.PublishedPort}`,
 };
+
+/** The ingress ports a service holds (each a key, so that two services never hold one). */
+const heldPorts = (s: ServiceRecord): PortConfig[] => s.ports.filter((p) => p.PublishMode === 'ingress' && p.PublishedPort);
 const ELECTION = 'berth-swarm-leader';
 
 export const NO_LEADER =
@@ -189,6 +197,80 @@ export class ClusterState {
 
   tasks(): Promise<Versioned<TaskRecord>[]> {
     return this.listJSON<TaskRecord>(K.tasks);
+  }
+
+  task(id: string): Promise<Versioned<TaskRecord> | undefined> {
+    return this.getJSON<TaskRecord>(K.task(id));
+  }
+
+  /** Writes a task if its version is still `version` (0: a new task); false when another write came first. */
+  async putTask(t: TaskRecord, version: number): Promise<boolean> {
+    const r = await guard(this.client.if(K.task(t.ID), 'Mod', '==', version).then(this.client.put(K.task(t.ID)).value(JSON.stringify(t))).commit());
+    return r.succeeded;
+  }
+
+  async deleteTask(id: string, version: number): Promise<boolean> {
+    const r = await guard(this.client.if(K.task(id), 'Mod', '==', version).then(this.client.delete().key(K.task(id))).commit());
+    return r.succeeded;
+  }
+
+  services(): Promise<Versioned<ServiceRecord>[]> {
+    return this.listJSON<ServiceRecord>(K.services);
+  }
+
+  /**
+   * A new service with its name and ports, in one transaction: false when the name or a port was taken meanwhile.
+   */
+  async createService(s: ServiceRecord): Promise<boolean> {
+    const keys = [K.service(s.id), K.serviceName(s.spec.Name), ...heldPorts(s).map(K.port)];
+    const [first, ...rest] = keys;
+    let cmp = this.client.if(first, 'Create', '==', 0);
+    for (const k of rest) cmp = cmp.and(k, 'Create', '==', 0);
+    const r = await guard(
+      cmp
+        .then(
+          this.client.put(K.service(s.id)).value(JSON.stringify(s)),
+          this.client.put(K.serviceName(s.spec.Name)).value(s.id),
+          ...heldPorts(s).map((p) => this.client.put(K.port(p)).value(s.id)),
+        )
+        .commit(),
+    );
+    return r.succeeded;
+  }
+
+  /**
+   * A service's new record if its version is still `version`, its ports moved in the same transaction (a port it
+   * newly holds must be free). Throws the reference's "update out of sequence" when the version moved; false when
+   * a new port was taken meanwhile.
+   */
+  async updateService(next: ServiceRecord, prev: ServiceRecord, version: number): Promise<boolean> {
+    const before = new Set(heldPorts(prev).map(K.port));
+    const after = new Set(heldPorts(next).map(K.port));
+    let cmp = this.client.if(K.service(next.id), 'Mod', '==', version);
+    for (const k of after) if (!before.has(k)) cmp = cmp.and(k, 'Create', '==', 0);
+    const r = await guard(
+      cmp
+        .then(
+          this.client.put(K.service(next.id)).value(JSON.stringify(next)),
+          ...[...before].filter((k) => !after.has(k)).map((k) => this.client.delete().key(k)),
+          ...[...after].filter((k) => !before.has(k)).map((k) => this.client.put(k).value(next.id)),
+        )
+        .commit(),
+    );
+    if (r.succeeded) return true;
+    const cur = await this.getJSON<ServiceRecord>(K.service(next.id));
+    if (!cur || cur.version !== version) throw conflict(OUT_OF_SEQUENCE);
+    return false;
+  }
+
+  /** A service, its name and its ports, in one transaction. */
+  async deleteService(s: ServiceRecord): Promise<void> {
+    await guard(
+      this.client
+        .if(K.service(s.id), 'Create', '>', 0)
+        .then(this.client.delete().key(K.service(s.id)), this.client.delete().key(K.serviceName(s.spec.Name)), ...heldPorts(s).map((p) => this.client.delete().key(K.port(p))))
+        .commit(),
+    );
   }
 
   /**

@@ -6,7 +6,8 @@ import { queryBool, queryFilters, queryString, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import type { NodeSpec, NodeView, TaskRecord, Versioned } from '../types/swarm';
 import { parseNodeSpec, parseVersion } from '../translate/request/swarm';
-import { TLSInfoFacts, toNodeJSON, toTaskJSON } from '../translate/response/swarm';
+import { TLSInfoFacts, toNodeJSON } from '../translate/response/swarm';
+import { toTaskJSON } from '../translate/response/service';
 
 export interface NodesBackend {
   nodes(filters: Map<string, string[]>): Promise<{ views: NodeView[]; tls: TLSInfoFacts }>;

@@ -1,8 +1,7 @@
 // Swarm endpoints (docs/swarm.md): GET /swarm, POST /swarm/init|join|leave|update, and the Swarm section of GET
-// /info; the node and task routes are in handlers/nodes.ts. Services (the swarm part 2): the spec's answers
-// until they exist.
+// /info; the node and task routes are in handlers/nodes.ts, the service routes in handlers/services.ts.
 import type { Route, Handler } from '../http/app';
-import { invalidParameter, notAcceptable } from '../errors';
+import { invalidParameter } from '../errors';
 import { queryBool, queryString, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import type { ClusterRecord, SwarmInfo, SwarmSpec, Versioned } from '../types/swarm';
@@ -44,9 +43,6 @@ async function objectBody<T>(req: Parameters<Handler>[0]): Promise<T> {
 }
 
 export function swarmRoutes(swarm: SwarmBackend): Route[] {
-  const notManager: Handler = () => {
-    throw notAcceptable(NOT_MANAGER);
-  };
   return [
     {
       method: 'get',
@@ -91,8 +87,6 @@ export function swarmRoutes(swarm: SwarmBackend): Route[] {
         writeNoContent(res, 200);
       },
     },
-    { method: 'get', path: '/services', handler: notManager },
-    { method: 'get', path: '/services/:id', handler: notManager },
   ];
 }
 

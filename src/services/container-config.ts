@@ -1,6 +1,7 @@
 // What a container is made of: create (image-config merge, name, the init layer and rw snapshot under a lease,
 // mounts and anonymous volumes, the OCI spec), a HostConfig replaced at start (API < 1.24), live resource updates,
 // and the link environment refreshed at each start. Multi-step work registers undo steps, run in reverse on failure.
+import { randomName } from '../translate/names';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -177,14 +178,7 @@ export class ContainerConfigurator {
   }
 
   private generateName(): string {
-    const adj = ['admiring', 'brave', 'calm', 'eager', 'focused', 'gallant', 'happy', 'jolly', 'keen', 'lucid', 'modest', 'nifty', 'quirky', 'relaxed', 'serene', 'trusting', 'vibrant', 'zealous'];
-    const noun = ['albattani', 'bohr', 'curie', 'darwin', 'euler', 'fermi', 'galileo', 'hopper', 'kepler', 'lovelace', 'meitner', 'newton', 'noether', 'pasteur', 'ritchie', 'tesla', 'turing', 'wozniak'];
-    for (;;) {
-      const n = `${adj[Math.floor(Math.random() * adj.length)]}_${noun[Math.floor(Math.random() * noun.length)]}`;
-      if (!this.d.store.hasName(n)) return n;
-      const m = `${n}${Math.floor(Math.random() * 10)}`;
-      if (!this.d.store.hasName(m)) return m;
-    }
+    return randomName((n) => this.d.store.hasName(n), Math.random);
   }
 
   private async populateInitLayer(upper: string): Promise<void> {

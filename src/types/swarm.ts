@@ -43,6 +43,8 @@ export interface NodeDescription {
   nanoCPUs: number;
   memoryBytes: number;
   engineVersion: string;
+  /** The daemon's --label labels (constraints engine.labels.*). */
+  engineLabels?: Record<string, string>;
 }
 
 /** `/berth/swarm/nodes/<id>` in etcd. */
@@ -77,16 +79,142 @@ export interface NodeView {
   caCert: string;
 }
 
-/** A task (filled by swarm part 2). */
+/** Task states in their order (api/types/swarm TaskState). */
+export type TaskState =
+  | 'new' | 'allocated' | 'pending' | 'assigned' | 'accepted' | 'preparing' | 'ready' | 'starting' | 'running'
+  | 'complete' | 'shutdown' | 'failed' | 'rejected' | 'remove' | 'orphaned';
+
+export interface TaskStatus {
+  Timestamp: string;
+  State: TaskState;
+  Message: string;
+  Err?: string;
+  ContainerStatus?: { ContainerID: string; PID: number; ExitCode: number };
+}
+
+/** A mount of a ContainerSpec (bind, volume or tmpfs). */
+export interface ServiceMount {
+  Type?: string;
+  Source?: string;
+  Target?: string;
+  ReadOnly?: boolean;
+  [field: string]: unknown;
+}
+
+export interface ContainerSpec {
+  Image: string;
+  Labels?: Record<string, string>;
+  Command?: string[];
+  Args?: string[];
+  Hostname?: string;
+  Env?: string[];
+  Dir?: string;
+  User?: string;
+  Mounts?: ServiceMount[];
+  StopGracePeriod?: number;
+  Isolation?: string;
+  [field: string]: unknown;
+}
+
+export interface ResourceSpec {
+  NanoCPUs?: number;
+  MemoryBytes?: number;
+}
+
+export interface RestartPolicySpec {
+  Condition?: 'none' | 'on-failure' | 'any';
+  Delay?: number;
+  MaxAttempts?: number;
+  Window?: number;
+}
+
+/** A service's TaskTemplate (a task keeps the one it was made from as its Spec). */
+export interface TaskSpec {
+  ContainerSpec?: ContainerSpec;
+  Resources?: { Limits?: ResourceSpec; Reservations?: ResourceSpec };
+  RestartPolicy?: RestartPolicySpec;
+  Placement?: { Constraints?: string[] };
+  LogDriver?: { Name?: string; Options?: Record<string, string> };
+  Networks?: { Target: string; Aliases?: string[] }[];
+  ForceUpdate: number;
+  Runtime?: string;
+  [field: string]: unknown;
+}
+
+export interface PortConfig {
+  Name?: string;
+  Protocol: 'tcp' | 'udp' | 'sctp';
+  TargetPort: number;
+  PublishedPort?: number;
+  PublishMode: 'ingress' | 'host';
+}
+
+export interface EndpointSpec {
+  Mode?: 'vip' | 'dnsrr';
+  Ports?: PortConfig[];
+}
+
+export interface UpdateConfigSpec {
+  Parallelism: number;
+  Delay?: number;
+  FailureAction?: 'pause' | 'continue' | 'rollback';
+  Monitor?: number;
+  MaxFailureRatio: number;
+  Order?: string;
+}
+
+/** ServiceSpec with Docker's field names, in the reference's stored form. */
+export interface ServiceSpec {
+  Name: string;
+  Labels: Record<string, string>;
+  TaskTemplate: TaskSpec;
+  Mode: { Replicated?: { Replicas: number }; Global?: Record<string, never> };
+  UpdateConfig?: UpdateConfigSpec;
+  Networks?: { Target: string; Aliases?: string[] }[];
+  EndpointSpec?: EndpointSpec;
+}
+
+export interface UpdateStatus {
+  State: 'updating' | 'paused' | 'completed';
+  StartedAt: string;
+  CompletedAt?: string;
+  Message: string;
+}
+
+/** `/berth/swarm/services/<id>` in etcd. */
+export interface ServiceRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  spec: ServiceSpec;
+  previousSpec?: ServiceSpec;
+  /** The endpoint's ports with the published ports assigned. */
+  ports: PortConfig[];
+  updateStatus?: UpdateStatus;
+  /** Bumped by each update: a task made from an older spec is updated. */
+  specVersion: number;
+}
+
+/** `/berth/swarm/tasks/<id>` in etcd. */
 export interface TaskRecord {
   ID: string;
+  CreatedAt: string;
+  UpdatedAt: string;
+  Labels: Record<string, string>;
+  Spec: TaskSpec;
   ServiceID: string;
-  NodeID?: string;
+  /** Replicated tasks only. */
   Slot?: number;
-  DesiredState: string;
-  Labels?: Record<string, string>;
-  Name?: string;
-  [field: string]: unknown;
+  NodeID?: string;
+  Status: TaskStatus;
+  DesiredState: 'running' | 'shutdown' | 'ready';
+  /** berth's: the service's name (container and task names), its specVersion when the task was made. */
+  serviceName: string;
+  specVersion: number;
+  /** berth's: made to replace a task that ended (RestartPolicy.MaxAttempts counts these). */
+  cause?: 'restart';
+  /** berth's: why its DesiredState became shutdown (a task that ended by itself: failed). */
+  endedBy?: 'failed' | 'node' | 'update' | 'scale' | 'removed';
 }
 
 /** The etcd settings a manager's member runs with, from Spec.Raft (translate/response/swarm etcdRaftOf). */

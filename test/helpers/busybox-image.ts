@@ -138,7 +138,7 @@ export async function buildBusyboxImage(opts: BuildOptions = {}): Promise<Buffer
 }
 
 /** Loads busybox into a test berth under `tag`; returns the image id (sha256:...). */
-export async function loadBusybox(b: TestBerth, tag = 'busybox:latest', opts: Omit<BuildOptions, 'tags'> = {}): Promise<string> {
+export async function loadBusybox(b: Pick<TestBerth, 'request'>, tag = 'busybox:latest', opts: Omit<BuildOptions, 'tags'> = {}): Promise<string> {
   const archive = await buildBusyboxImage({ ...opts, tags: [tag] });
   const r = await b.request('POST', '/v1.24/images/load?quiet=1', { body: archive, headers: { 'Content-Type': 'application/x-tar' } });
   if (r.status !== 200 || /"error"/.test(r.text)) throw new Error(`load failed: ${r.status} ${r.text}`);

@@ -58,7 +58,7 @@ const nodes: NodesBackend = {
     calls.push(['removeNode', ref, force]);
   },
   tasks: async () => [],
-  task: async () => ({ value: { ID: 't1', ServiceID: 's', DesiredState: 'running' }, version: 3 }),
+  task: async () => ({ value: { ID: 't1', CreatedAt: 'c', UpdatedAt: 'u', Labels: {}, Spec: { ContainerSpec: { Image: 'busybox' }, ForceUpdate: 0, Runtime: 'container' }, ServiceID: 's', Slot: 1, Status: { Timestamp: 'ts', State: 'new', Message: 'created' }, DesiredState: 'running', serviceName: 'web', specVersion: 1 }, version: 3 }),
 };
 
 let server: http.Server;
@@ -116,7 +116,7 @@ describe('swarm handlers', () => {
     expect((await req('POST', '/v1.24/nodes/n1/update?version=7', '{"Role":"x"}')).text).toBe('{"message":"invalid Role: \\"x\\""}\n');
     expect((await req('DELETE', '/v1.24/nodes/n1?force=true')).status).toBe(200);
     expect(calls.pop()).toEqual(['removeNode', 'n1', true]);
-    expect(JSON.parse((await req('GET', '/v1.24/tasks/t1')).text)).toEqual({ ID: 't1', ServiceID: 's', DesiredState: 'running', Version: { Index: 3 } });
+    expect(JSON.parse((await req('GET', '/v1.24/tasks/t1')).text)).toEqual({ ID: 't1', Version: { Index: 3 }, CreatedAt: 'c', UpdatedAt: 'u', Labels: {}, Spec: { ContainerSpec: { Image: 'busybox' }, ForceUpdate: 0 }, ServiceID: 's', Slot: 1, Status: { Timestamp: 'ts', State: 'new', Message: 'created', PortStatus: {} }, DesiredState: 'running' });
   });
 });
 

@@ -3,6 +3,7 @@
 // token), the caller's error kind makes it a 400.
 import { invalidParameter } from '../../errors';
 import { labelsMatch } from '../filters';
+import { taskName } from './service';
 import type { NodeRecord, NodeSpec, TaskRecord } from '../../types/swarm';
 
 export const DEFAULT_LISTEN_ADDR = '0.0.0.0:2377';
@@ -129,7 +130,7 @@ export function taskFilter(f: TaskFilterInput): (t: TaskRecord) => boolean {
   const states = f.filters.get('desired-state') ?? [];
   return (t) =>
     (ids.length === 0 || ids.some((p) => t.ID.startsWith(p))) &&
-    (names.length === 0 || names.some((p) => (t.Name ?? '').startsWith(p))) &&
+    (names.length === 0 || names.some((p) => taskName(t).startsWith(p))) &&
     (f.serviceIds.length === 0 || f.serviceIds.includes(t.ServiceID)) &&
     (f.nodeIds.length === 0 || f.nodeIds.includes(t.NodeID ?? '')) &&
     (states.length === 0 || states.includes(t.DesiredState)) &&

@@ -1,6 +1,6 @@
 // Swarm records → the wire's Swarm, Node, Task and Info.Swarm objects as the reference (Docker 20.10) writes them
 // at 1.24 — pure. Timestamps are stored as RFC 3339 strings already.
-import type { ClusterRecord, EtcdRaft, NodeView, SwarmInfo, SwarmSpec, TaskRecord, Versioned } from '../../types/swarm';
+import type { ClusterRecord, EtcdRaft, NodeView, SwarmInfo, SwarmSpec, Versioned } from '../../types/swarm';
 
 /** The Spec defaults of a new cluster (what the reference shows after `docker swarm init`). */
 export const DEFAULT_SWARM_SPEC: SwarmSpec = {
@@ -147,7 +147,7 @@ export function toNodeJSON(v: NodeView, tls: TLSInfoFacts): Record<string, unkno
       Hostname: n.description.hostname,
       Platform: { Architecture: n.description.architecture, OS: n.description.os },
       Resources: { NanoCPUs: n.description.nanoCPUs, MemoryBytes: n.description.memoryBytes },
-      Engine: { EngineVersion: n.description.engineVersion, Plugins: ENGINE_PLUGINS },
+      Engine: { EngineVersion: n.description.engineVersion, ...(n.description.engineLabels && Object.keys(n.description.engineLabels).length ? { Labels: n.description.engineLabels } : {}), Plugins: ENGINE_PLUGINS },
       TLSInfo: tlsInfo(tls),
     },
     Status: { State: v.ready ? 'ready' : 'down', Addr: n.addr },
@@ -160,10 +160,6 @@ export function toNodeJSON(v: NodeView, tls: TLSInfoFacts): Record<string, unkno
     out.ManagerStatus = ms;
   }
   return out;
-}
-
-export function toTaskJSON(t: Versioned<TaskRecord>): Record<string, unknown> {
-  return { ...t.value, Version: { Index: t.version } };
 }
 
 /** Info.Swarm for a node in a swarm (a manager adds Nodes, Managers and Cluster). */
