@@ -3,12 +3,13 @@
 // dockerds on this host, --bridge=none --iptables=false) — and leader failover in a 3-manager berth cluster (kill -9
 // of the leader's berthd and etcd until a survivor lists a new leader and the old one down). Every address is on
 // 127.0.0.0/8. Run: npm run bench:swarm (root; containerd, etcd and dockerd installed).
-import { execFileSync, spawn, ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { request } from '../test/helpers/berth';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { median, ms, startDockerd, teardown, until } from './swarm-common';
 import { startSwarmNode, swarmIP, SwarmNode } from '../test/helpers/swarm-node';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3);
@@ -19,16 +20,7 @@ interface Api {
 
 const api = (socket: string): Api => ({ request: (method, p, body) => request(socket, method, p, body === undefined ? {} : { body }) });
 
-async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const t0 = Date.now();
-  while (Date.now() - t0 < timeoutMs) {
-    if (await fn().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
 
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 async function readyOn(manager: Api, nodeId: string): Promise<boolean> {
   const r = await manager.request('GET', `/v1.24/nodes/${nodeId}`);
@@ -55,16 +47,7 @@ async function initAndJoin(a: Api, ipA: string, b: Api, ipB: string, port: numbe
   return { init: initMs, join: joinMs };
 }
 
-function startDockerd(dir: string, ctd: string): Promise<{ child: ChildProcess; socket: string }> {
-  fs.mkdirSync(dir, { recursive: true });
-  const socket = path.join(dir, 'docker.sock');
-  const log = fs.openSync(path.join(dir, 'dockerd.log'), 'a');
-  const child = spawn('dockerd', ['--data-root', path.join(dir, 'docker'), '--exec-root', path.join(dir, 'exec'), '--pidfile', path.join(dir, 'docker.pid'), '-H', `unix://${socket}`, '--containerd', ctd, '--bridge=none', '--iptables=false'], { stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  return until('dockerd', async () => (await request(socket, 'GET', '/_ping')).status === 200, 60_000).then(() => ({ child, socket }));
-}
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const ctd = await startPrivateContainerd();
@@ -110,19 +93,7 @@ async function main(): Promise<void> {
     });
     out.berthFailoverMs = { heartbeatPeriodMs: 1000, ms: ms(t0) };
   } finally {
-    await Promise.all(nodes.map((n) => n.close()));
-    for (const d of dockerds) d.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 3000));
-    for (const d of dockerds) d.kill('SIGKILL');
-    process.kill(ctd.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    // the reference's swarm leaves network namespaces mounted under its exec root
-    for (const line of fs.readFileSync('/proc/mounts', 'utf8').split('\n')) {
-      const where = line.split(' ')[1];
-      if (where?.startsWith(scratch)) execFileSync('umount', ['-l', where]);
-    }
-    fs.rmSync(scratch, { recursive: true, force: true });
-    fs.rmSync(ctd.dir, { recursive: true, force: true });
+    await teardown(nodes, dockerds, ctd, scratch);
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   }
 }
