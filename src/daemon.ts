@@ -165,8 +165,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
   });
   await cluster.start();
-  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger });
   const agent = new NodeAgent({ current: () => cluster.current(), containers, logger });
+  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
   const swarmServices = new SwarmServices({ manager: () => cluster.managerState(), kick: () => orchestrator.kick() });
   orchestrator.start();
   agent.start();

@@ -14,6 +14,8 @@ const ORCHESTRATE_MS = 500;
 export interface OrchestratorDeps {
   current: () => { state: ClusterState; nodeId: string; role: NodeRole } | undefined;
   logger: Logger;
+  /** Called after a round that wrote something (this node's agent looks at once instead of at its next tick). */
+  wrote?: () => void;
 }
 
 /** Runs `round` every `periodMs` and on kick(), never two at once (a kick during a round runs one more after it). */
@@ -104,6 +106,7 @@ export class Orchestrator {
       newId,
     });
     await Promise.all(actions.map((a) => this.apply(state, a)));
+    if (actions.length) this.d.wrote?.();
   }
 
   private async apply(state: ClusterState, a: Action): Promise<void> {
