@@ -220,6 +220,50 @@ def ipv6():
         api.remove_network(n['Id'])
 
 
+@case
+def swarm_services():
+    # on a node that is a swarm manager (swarm-services.test.ts): the low-level service and task calls
+    def running(sid, n):
+        for _ in range(300):
+            ts = [t for t in api.tasks(filters={'service': sid}) if t['DesiredState'] == 'running' and t['Status']['State'] == 'running']
+            if len(ts) == n:
+                return ts
+            time.sleep(0.2)
+        raise Exception('tasks of %s not running: %r' % (sid, api.tasks(filters={'service': sid})))
+    spec = docker.types.TaskTemplate(container_spec=docker.types.ContainerSpec('busybox', ['sleep', '1000'], stop_grace_period=1000000000))
+    created = api.create_service(spec, name=PFX + 'svc', mode=docker.types.ServiceMode('replicated', replicas=2),
+                                 endpoint_spec=docker.types.EndpointSpec(ports={8080: 80}))
+    sid = created['ID']
+    try:
+        first = running(sid, 2)
+        svc = api.inspect_service(sid)
+        spec2 = docker.types.TaskTemplate(container_spec=docker.types.ContainerSpec('busybox', ['sleep', '1001'], stop_grace_period=1000000000))
+        api.update_service(sid, svc['Version']['Index'], task_template=spec2, name=PFX + 'svc', mode=docker.types.ServiceMode('replicated', replicas=1))
+        after = running(sid, 1)
+        while api.inspect_service(sid).get('UpdateStatus', {}).get('State') != 'completed':
+            time.sleep(0.2)
+        stale = None
+        try:
+            api.update_service(sid, svc['Version']['Index'], task_template=spec2, name=PFX + 'svc')
+        except docker.errors.APIError as err:
+            stale = [err.status_code, err.explanation]
+        out = {
+            'created': sorted(created.keys()),
+            'services': [s['Spec']['Name'] for s in api.services(filters={'name': PFX})],
+            'ports': svc['Endpoint']['Ports'],
+            'first': len(first),
+            'afterCmd': after[0]['Spec']['ContainerSpec']['Command'],
+            'replaced': after[0]['ID'] not in [t['ID'] for t in first],
+            'stale': stale,
+            'nodes': [n['Spec']['Role'] for n in api.nodes()],
+            'task': sorted(api.inspect_task(after[0]['ID']).keys()),
+        }
+    finally:
+        api.remove_service(sid)
+    out['removed'] = [s['Spec']['Name'] for s in api.services(filters={'name': PFX})]
+    return out
+
+
 # build: added to the matrix once POST /build exists (client.images.build(fileobj=..., tag=...)).
 
 for fn in CASES:

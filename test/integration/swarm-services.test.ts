@@ -4,6 +4,7 @@
 // a SIGKILLed berth that finds its tasks again without duplicating them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { execFile } from 'node:child_process';
 import { startSwarmNode, SwarmNode, until } from '../helpers/swarm-node';
 import { loadBusybox } from '../helpers/busybox-image';
 
@@ -255,6 +256,28 @@ test('a SIGKILLed berth finds its tasks again: none duplicated', async () => {
   const webRunning = async () => (await a.docker(['ps', '--format', '{{.Names}}'])).stdout.split('\n').filter((n) => n.startsWith('web.')).sort();
   await until('2 web containers running', webRunning, (n) => n.length === 2, 30_000);
   expect(await webRunning()).toEqual(running(value).map((t) => `web.${t.Slot}.${t.ID}`).sort());
+});
+
+test("docker-py's service and task calls: create_service, services, tasks, update_service, remove_service, nodes", async () => {
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile('/usr/bin/python3', [path.join(__dirname, '..', 'clients', 'docker_py_matrix.py'), `unix://${a.socket}`, 'swarm_services'], { timeout: 150_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`docker_py_matrix.py failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+  const r = JSON.parse(out.trim());
+  expect(r.error).toBeUndefined();
+  expect(r.result).toEqual({
+    created: ['ID', 'Warnings'],
+    services: ['dpy-svc'],
+    ports: [{ Protocol: 'tcp', TargetPort: 80, PublishedPort: 8080, PublishMode: 'ingress' }],
+    first: 2,
+    afterCmd: ['sleep', '1001'],
+    replaced: true,
+    stale: [409, 'rpc error: code = Unknown desc = update out of sequence'],
+    nodes: ['manager'],
+    task: ['CreatedAt', 'DesiredState', 'ID', 'Labels', 'NodeID', 'ServiceID', 'Slot', 'Spec', 'Status', 'UpdatedAt', 'Version'],
+    removed: [],
+  });
 });
 
 test('service rm: the service, its tasks and containers go', async () => {

@@ -26,6 +26,9 @@ test('a create body is stored as the reference stores it', () => {
     expect(parseServiceSpec(refRequest(req), () => 'gen')).toEqual(refBody(out).Spec);
   }
   expect(parseServiceSpec({ TaskTemplate: { ContainerSpec: { Image: 'b' } } }, () => 'happy_bohr').Name).toBe('happy_bohr');
+  // Go's decoder matches names case-insensitively: docker-py's ServiceMode sends {"replicated": {...}}
+  expect(parseServiceSpec({ TaskTemplate: { ContainerSpec: { Image: 'b' } }, Mode: { replicated: { Replicas: 3 } } }, () => 'x').Mode).toEqual({ Replicated: { Replicas: 3 } });
+  expect(parseServiceSpec({ TaskTemplate: { ContainerSpec: { Image: 'b' } }, Mode: { global: {} } }, () => 'x').Mode).toEqual({ Global: {} });
 });
 
 test('bad specs: the reference messages', () => {

@@ -40,6 +40,13 @@ function stringMap(v: unknown, field: string, goField: string): Record<string, s
   return v as Record<string, string>;
 }
 
+/** A field as Go's decoder finds it: the exact name, else one that differs only in case. */
+function goField(o: Record<string, unknown>, name: string): unknown {
+  if (name in o) return o[name];
+  const k = Object.keys(o).find((x) => x.toLowerCase() === name.toLowerCase());
+  return k === undefined ? undefined : o[k];
+}
+
 const NAME_RE = /^[a-zA-Z0-9](?:[-_]*[A-Za-z0-9]+)*$/;
 
 /** A constraint `key==value` or `key!=value`. */
@@ -245,8 +252,9 @@ export function parseServiceSpec(body: unknown, generatedName: () => string): Se
   let mode: ServiceSpec['Mode'] = { Replicated: { Replicas: 1 } };
   if (body.Mode !== undefined && body.Mode !== null) {
     if (!isObj(body.Mode)) throw invalidParameter(`json: cannot unmarshal ${goType(body.Mode)} into Go struct field ServiceSpec.Mode of type swarm.ServiceMode`);
-    const r = body.Mode.Replicated;
-    const g = body.Mode.Global;
+    // Go's decoder matches field names case-insensitively (docker-py sends {"replicated": {...}})
+    const r = goField(body.Mode, 'Replicated');
+    const g = goField(body.Mode, 'Global');
     let replicas = 1;
     if (isObj(r)) replicas = uint(r.Replicas, 'Replicas', 'ReplicatedService.Mode.Replicated') ?? 1;
     if (isObj(r) && isObj(g)) throw invalidParameter('must specify only one service mode');
