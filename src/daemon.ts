@@ -147,7 +147,9 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     volumeDrivers: () => drivers.names(),
   });
 
+  let agent: NodeAgent | undefined;
   const cluster = new ClusterService({
+    left: async () => agent?.removeTaskContainers(),
     dataRoot: config.dataRoot,
     store: config.clusterStore,
     minCertExpirySec: config.swarmMinCertExpirySec,
@@ -165,11 +167,12 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
   });
   await cluster.start();
-  const agent = new NodeAgent({ current: () => cluster.current(), containers, logger });
-  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
+  agent = new NodeAgent({ current: () => cluster.current(), containers, logger });
+  const nodeAgent = agent;
+  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => nodeAgent.kick() });
   const swarmServices = new SwarmServices({ manager: () => cluster.managerState(), kick: () => orchestrator.kick() });
   orchestrator.start();
-  agent.start();
+  nodeAgent.start();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
@@ -213,7 +216,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       bridge.close();
       supervisor?.close();
       orchestrator.close();
-      agent.close();
+      nodeAgent.close();
       cluster.close();
       ctr.close();
     },

@@ -47,6 +47,12 @@ export class NodeAgent {
     this.loop.stop();
   }
 
+  /** The node left its swarm: every task container goes (stopped and removed, as the engine's leave does). */
+  async removeTaskContainers(): Promise<void> {
+    const all = this.d.containers.list().filter((c) => (c.Config.Labels ?? {})[TASK_LABEL] !== undefined);
+    await Promise.all(all.map((c) => this.d.containers.remove(c.Id, { force: true, volumes: false }).catch(() => undefined)));
+  }
+
   /** This node's task containers, by task id. */
   private taskContainers(nodeId: string): Map<string, ContainerRecord> {
     const out = new Map<string, ContainerRecord>();

@@ -37,6 +37,8 @@ export interface ClusterDeps {
   store?: string[];
   /** The shortest CAConfig.NodeCertExpiry accepted, in seconds: the reference's 1 h unless a test shortens it. */
   minCertExpirySec?: number;
+  /** After this node left (or was removed from) the swarm: its task containers go, as the engine's do. */
+  left?: () => Promise<void>;
 }
 
 export interface JoinBody {
@@ -359,6 +361,7 @@ export class ClusterService {
     this.state = undefined;
     this.local = undefined;
     fs.rmSync(this.p.dir, { recursive: true, force: true });
+    await this.deps.left?.().catch((err) => this.deps.logger.warn('cannot remove the task containers of the swarm left', { err: String(err) }));
   }
 
   private credentials(local: LocalSwarmState | undefined) {

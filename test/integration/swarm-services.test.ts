@@ -288,3 +288,10 @@ test('service rm: the service, its tasks and containers go', async () => {
   await until('no task containers', async () => (await a.docker(['ps', '-a', '-q'])).stdout.trim(), (s) => s === '', 60_000);
   expect((await a.docker(['service', 'ls', '-q'])).stdout.trim()).toBe('');
 });
+
+test('swarm leave --force removes the task containers, as the engine does', async () => {
+  expect((await a.docker(['service', 'create', '--name', 'last', '--stop-grace-period', '1s', 'busybox', 'sleep', '1000'])).code).toBe(0);
+  await until('last running', () => tasksOf('last'), (t) => running(t).length === 1, 30_000);
+  expect((await a.docker(['swarm', 'leave', '--force'])).code).toBe(0);
+  await until('no containers', async () => (await a.docker(['ps', '-a', '-q'])).stdout.trim(), (s) => s === '', 30_000);
+});
