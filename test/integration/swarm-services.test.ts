@@ -135,6 +135,9 @@ test('tasks run as containers named and labelled as the engine does, states in o
 test('docker service ls / ps / inspect / scale', async () => {
   const ls = await a.docker(['service', 'ls', '--format', '{{.Name}} {{.Mode}} {{.Replicas}}']);
   expect(ls.stdout.trim()).toBe('web replicated 2/2');
+  // (sleep ignores SIGTERM: every later stop takes the grace period, 1 s from here instead of 10)
+  expect((await a.docker(['service', 'update', '--stop-grace-period', '1s', 'web'])).code).toBe(0);
+  await until('web on the new spec', async () => (await a.request('GET', '/v1.24/services/web')).json().UpdateStatus?.State, (st) => st === 'completed', 60_000);
   expect((await a.docker(['service', 'scale', 'web=3'])).code).toBe(0);
   await until('3 running web tasks', () => tasksOf('web'), (t) => running(t).length === 3, 30_000);
   const ps = await a.docker(['service', 'ps', '--filter', 'desired-state=running', '--format', '{{.Name}} {{.CurrentState}}', 'web']);
@@ -171,6 +174,7 @@ test('update: a stale version is refused; a rolling update replaces every task a
   );
   expect(after.value.UpdateStatus).toMatchObject({ State: 'completed', Message: 'update completed' });
   expect(after.value.PreviousSpec.TaskTemplate.ContainerSpec.Env).toEqual(['X=1']);
+  expect(after.value.Spec.TaskTemplate.ContainerSpec.StopGracePeriod).toBe(1e9);
   const now = running(await tasksOf('web'));
   expect(now).toHaveLength(2);
   for (const t of now) {
@@ -180,7 +184,7 @@ test('update: a stale version is refused; a rolling update replaces every task a
 });
 
 test('a killed task container is replaced within RestartPolicy.Delay + 1 s', async () => {
-  expect((await a.docker(['service', 'create', '--name', 'rs', '--restart-delay', '1s', 'busybox', 'sleep', '1000'])).code).toBe(0);
+  expect((await a.docker(['service', 'create', '--name', 'rs', '--restart-delay', '1s', '--stop-grace-period', '1s', 'busybox', 'sleep', '1000'])).code).toBe(0);
   const { value: ts } = await until('rs running', () => tasksOf('rs'), (t) => running(t).length === 1, 30_000);
   const pid = ts[0].Status.ContainerStatus.PID;
   process.kill(pid, 'SIGKILL');
@@ -226,7 +230,7 @@ test('constraints: a task nothing fits stays pending with the reference message;
 });
 
 test('global mode: one task per node, named <service>.<node>.<task>', async () => {
-  expect((await a.docker(['service', 'create', '--name', 'glob', '--mode', 'global', 'busybox', 'sleep', '1000'])).code).toBe(0);
+  expect((await a.docker(['service', 'create', '--name', 'glob', '--mode', 'global', '--stop-grace-period', '1s', 'busybox', 'sleep', '1000'])).code).toBe(0);
   const { value } = await until('glob running', () => tasksOf('glob'), (t) => running(t).length === 1, 30_000);
   expect(value[0].Slot).toBeUndefined();
   expect(value[0].NodeID).toBe(nodeId);
