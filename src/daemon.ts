@@ -147,9 +147,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     volumeDrivers: () => drivers.names(),
   });
 
-  let agent: NodeAgent | undefined;
-  const cluster = new ClusterService({
-    left: async () => agent?.removeTaskContainers(),
+  // (the agent and the cluster refer to each other through closures, called only once both exist)
+  const agent: NodeAgent = new NodeAgent({ current: () => cluster.current(), containers, logger });
+  const cluster: ClusterService = new ClusterService({
+    left: () => agent.removeTaskContainers(),
     dataRoot: config.dataRoot,
     store: config.clusterStore,
     minCertExpirySec: config.swarmMinCertExpirySec,
@@ -167,12 +168,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
   });
   await cluster.start();
-  agent = new NodeAgent({ current: () => cluster.current(), containers, logger });
-  const nodeAgent = agent;
-  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => nodeAgent.kick() });
+  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
   const swarmServices = new SwarmServices({ manager: () => cluster.managerState(), kick: () => orchestrator.kick() });
   orchestrator.start();
-  nodeAgent.start();
+  agent.start();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
@@ -216,7 +215,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       bridge.close();
       supervisor?.close();
       orchestrator.close();
-      nodeAgent.close();
+      agent.close();
       cluster.close();
       ctr.close();
     },
