@@ -123,8 +123,13 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
     async close() {
       if (node.child.exitCode === null && node.child.signalCode === null) {
         node.child.kill('SIGTERM');
-        await Promise.race([exited(node.child), new Promise((r) => setTimeout(r, 5000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited(node.child), new Promise((r) => (timer = setTimeout(r, 5000)))]);
+        clearTimeout(timer);
         node.child.kill('SIGKILL');
+        // gone before its etcd is killed: a berthd still running would start its etcd again, into the folder
+        // removed below
+        await exited(node.child);
       }
       await killAndWait(etcdPid(dataRoot), 'SIGKILL');
       const ctr = new Containerd({ address: containerdAddress(), namespace });
