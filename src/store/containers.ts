@@ -27,6 +27,10 @@ export class ContainerStore {
 
   private readonly byId = new Map<string, ContainerRecord>();
   private readonly byName = new Map<string, string>();
+  /** Each record's file writes in order (a later state never lands before an earlier one), and its removal after them. */
+  private readonly writes = new Map<string, Promise<void>>();
+  /** Records removed: a late save (a health probe, an exit, an update racing rm -f) must not bring them back. */
+  private readonly removed = new WeakSet<ContainerRecord>();
   readonly root: string;
 
   constructor(dataRoot: string) {
@@ -79,15 +83,33 @@ export class ContainerStore {
   }
 
   async save(rec: ContainerRecord): Promise<void> {
+    if (this.removed.has(rec)) return;
     this.byId.set(rec.Id, rec);
     this.byName.set(rec.Name, rec.Id);
-    await writeFileAtomic(this.file(rec.Id), JSON.stringify(rec));
+    const data = JSON.stringify(rec);
+    await this.serial(rec.Id, () => (this.removed.has(rec) ? Promise.resolve() : writeFileAtomic(this.file(rec.Id), data)));
   }
 
   async delete(rec: ContainerRecord): Promise<void> {
+    this.removed.add(rec);
     this.byId.delete(rec.Id);
     this.releaseName(rec.Name, rec.Id);
-    await fs.promises.rm(this.dir(rec.Id), { recursive: true, force: true });
+    try {
+      await this.serial(rec.Id, () => fs.promises.rm(this.dir(rec.Id), { recursive: true, force: true }));
+    } catch (err) {
+      this.removed.delete(rec); // the caller records the failed removal (the container is dead) and a later remove retries
+      throw err;
+    }
+  }
+
+  private serial(id: string, op: () => Promise<void>): Promise<void> {
+    const run = (this.writes.get(id) ?? Promise.resolve()).then(op);
+    const tail = run.catch(() => undefined);
+    this.writes.set(id, tail);
+    void tail.then(() => {
+      if (this.writes.get(id) === tail) this.writes.delete(id);
+    });
+    return run;
   }
 
   get(id: string): ContainerRecord | undefined {
@@ -99,8 +121,10 @@ export class ContainerStore {
     if (!ref) throw invalidParameter('No container name or ID supplied');
     const exact = this.byId.get(ref);
     if (exact) return exact;
-    const byName = this.byName.get(ref.startsWith('/') ? ref : `/${ref}`);
-    if (byName) return this.byId.get(byName)!;
+    // A name whose create has not written its record yet is no container (the engine's GetByName fails and the
+    // lookup goes on, as here): a request racing that create is 404, never a record that does not exist.
+    const byName = this.byId.get(this.byName.get(ref.startsWith('/') ? ref : `/${ref}`) ?? '');
+    if (byName) return byName;
     if (/^[a-f0-9]+$/.test(ref)) {
       const hits = [...this.byId.keys()].filter((id) => id.startsWith(ref));
       if (hits.length === 1) return this.byId.get(hits[0])!;

@@ -171,3 +171,21 @@ test('never left "Removal In Progress": a second remove is 409; a removal a SIGK
   expect((await b.request('GET', '/v1.24/containers/json?all=1')).text).not.toContain(id2);
   expect(await snapshotApi.stat(b.daemon.ctr, 'overlayfs', id2).then(() => 'kept', (err) => (isGrpcNotFound(err) ? 'gone' : String(err)))).toBe('gone');
 });
+
+test("a request naming a container whose create is still running is 404, never 500 (seed 7's 'reading State')", async () => {
+  // The create reserves its name before it writes its record; requests by that name in between found no record.
+  for (let round = 0; round < 3; round++) {
+    const name = `racer${round}`;
+    let created = false;
+    const create = b.request('POST', `/v1.24/containers/create?name=${name}`, { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'none' } } }).finally(() => {
+      created = true;
+    });
+    const seen = new Set<number>();
+    while (!created) {
+      for (const [m, p] of [['POST', `/v1.24/containers/${name}/kill`], ['GET', `/v1.24/containers/${name}/json`]] as const) seen.add((await b.request(m, p)).status);
+    }
+    expect((await create).status).toBe(201);
+    expect([...seen].filter((s) => s >= 500)).toEqual([]);
+    expect((await b.request('DELETE', `/v1.24/containers/${name}`)).status).toBe(204);
+  }
+});
