@@ -28,7 +28,7 @@ import type { ImageRunConfig } from '../types/image';
 import type { ResolvedImage } from '../types/image';
 import type { EventPublisher } from '../types/event';
 import { containerAttributes } from '../translate/response/events';
-import { BuildContext, ContextStore, openTar, saveTo } from './context';
+import { BuildContext, ContextStore, openTar, removeIgnoredDockerfile, saveTo } from './context';
 import { CopySource, packEntries, planCopy, resolveSources, SourceRoot } from './copy';
 import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, jsonForm, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
 import { fetchRemote } from './remote';
@@ -158,6 +158,7 @@ export class BuildService {
       if (text === undefined) throw invalidParameter(`Cannot locate specified Dockerfile: ${dfName}`);
       if (!text.trim()) throw invalidParameter(`the Dockerfile (${dfName}) cannot be empty`);
       const dockerfile = parseDockerfile(text);
+      removeIgnoredDockerfile(context, dfName);
       return { request: req, context, dockerfile, names, dispose: () => context.remove() };
     } catch (err) {
       await context.remove();
@@ -631,9 +632,9 @@ export class BuildService {
       const stage = ctx.stages.find((s) => s.name === from.toLowerCase());
       const img = stage ? stage.image : await this.baseImage(ctx, from);
       const view = await this.viewOf(img!);
-      root = { scope: view.scope, ignored: () => false, isContext: false };
+      root = { scope: view.scope, isContext: false };
       release = view.release;
-    } else root = { scope: ctx.b.context.scope, ignored: ctx.b.context.ignored, isContext: true };
+    } else root = { scope: ctx.b.context.scope, isContext: true };
     try {
       const urls = srcs.filter((s) => /^https?:\/\//.test(s));
       if (urls.length && ins.cmd === 'COPY') throw new StepError('COPY failed: source can\'t be a URL for COPY');
@@ -656,7 +657,7 @@ export class BuildService {
         for (const [i, u] of urls.entries()) downloaded.push(await downloadSource(u, path.join(dl.dir, String(i)), ctx.signal));
       }
       sources = [...sources, ...downloaded];
-      const plan = planCopy(root, sources, destIsDir || sources.length > 1, ins.cmd);
+      const plan = planCopy(sources, destIsDir || sources.length > 1, ins.cmd);
       // ADD of a local archive extracts it instead of copying it.
       const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && !downloaded.includes(s) && isArchive(s.hostPath)) : [];
       const cmd = [...shellOf(st.config), `#(nop) ${ins.cmd} ${plan.checksum} in ${dest} `];

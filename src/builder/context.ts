@@ -21,8 +21,6 @@ export interface BuildContext {
   /** Host directory holding the context. */
   dir: string;
   scope: Scope;
-  /** Whether a context path is excluded by .dockerignore (relative, clean, no leading slash). */
-  ignored: (rel: string) => boolean;
   remove: () => Promise<void>;
 }
 
@@ -130,14 +128,25 @@ export class ContextStore {
 
   /** A context from a directory already on disk (a git checkout, a downloaded Dockerfile). */
   open(root: string, remove: () => Promise<void>): BuildContext {
-    const scope: Scope = { root, mounts: [], probe: hostProbe };
-    let ig: ReturnType<typeof dockerignore> | undefined;
-    const igFile = path.join(root, '.dockerignore');
-    if (fs.existsSync(igFile) && fs.lstatSync(igFile).isFile()) {
-      const lines = fs.readFileSync(igFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-      ig = dockerignore({ ignorecase: false }).add(lines);
-    }
-    return { dir: root, scope, ignored: (rel) => !!ig && rel !== '' && rel !== '.' && ig.ignores(rel), remove };
+    return { dir: root, scope: { root, mounts: [], probe: hostProbe }, remove };
+  }
+}
+
+/**
+ * What the engine's daemon does with .dockerignore (its removeDockerfile): the Dockerfile and .dockerignore itself
+ * are taken out of the context when the file's patterns match them, nothing else. Clients apply .dockerignore when
+ * they make the context (the docker CLI, compose, docker-py, testcontainers); a tar that still holds excluded files
+ * has them copied by the reference, and by berth.
+ */
+export function removeIgnoredDockerfile(ctx: BuildContext, dockerfile: string): void {
+  const igFile = path.join(ctx.dir, '.dockerignore');
+  if (!fs.existsSync(igFile) || !fs.lstatSync(igFile).isFile()) return;
+  const lines = fs.readFileSync(igFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const ig = dockerignore({ ignorecase: false }).add(lines);
+  for (const name of ['.dockerignore', cleanPath(dockerfile).replace(/^\/+/, '')]) {
+    if (!name || name === '.' || !ig.ignores(name)) continue;
+    const r = resolveInScope(ctx.scope, `/${name}`, { followFinal: false });
+    fs.rmSync(r.hostPath, { force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 // COPY and ADD sources: wildcards matched in the context (or a stage's filesystem) as the engine matches them,
-// .dockerignore applied, the content checksum that keys the cache (`file:`, `dir:`, `multi:`), and the tar stream
+// the content checksum that keys the cache (`file:`, `dir:`, `multi:`), and the tar stream
 // of the sources named for their destination, which fs/extract writes into the step's snapshot.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -11,8 +11,6 @@ import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
 
 export interface SourceRoot {
   scope: Scope;
-  /** .dockerignore (the context only). */
-  ignored: (rel: string) => boolean;
   /** Whether this is the build context (its messages differ from a stage's). */
   isContext: boolean;
 }
@@ -74,7 +72,6 @@ export function resolveSources(root: SourceRoot, pattern: string, instr: string)
     } catch {
       throw notFound();
     }
-    if (root.ignored(rel)) throw notFound();
     return [{ hostPath: r.hostPath, rel, isDir: st.isDirectory(), base: path.basename(clean), fromWildcard: false }];
   }
   // Walk component by component, matching wildcards against directory entries.
@@ -101,7 +98,6 @@ export function resolveSources(root: SourceRoot, pattern: string, instr: string)
   }
   const out: CopySource[] = [];
   for (const rel of current) {
-    if (root.ignored(rel)) continue;
     const r = resolveInScope(root.scope, `/${rel}`);
     try {
       const st = fs.statSync(r.hostPath);
@@ -122,7 +118,7 @@ interface Entry {
 }
 
 /** Every file of the sources, named relative to the destination directory (or the destination file). */
-function* entriesOf(root: SourceRoot, src: CopySource, asName: string): Generator<Entry> {
+function* entriesOf(src: CopySource, asName: string): Generator<Entry> {
   const st = fs.lstatSync(src.hostPath);
   if (!src.isDir) {
     yield { name: asName, hostPath: src.hostPath, st: fs.statSync(src.hostPath) };
@@ -130,18 +126,16 @@ function* entriesOf(root: SourceRoot, src: CopySource, asName: string): Generato
   }
   // A directory: its contents (not itself) go into the destination.
   if (asName) yield { name: asName, hostPath: src.hostPath, st };
-  const walk = function* (hostDir: string, rel: string, name: string): Generator<Entry> {
+  const walk = function* (hostDir: string, name: string): Generator<Entry> {
     for (const n of fs.readdirSync(hostDir).sort()) {
-      const childRel = rel ? `${rel}/${n}` : n;
-      if (root.ignored(childRel)) continue;
       const hp = path.join(hostDir, n);
       const cst = fs.lstatSync(hp);
       const childName = name ? `${name}/${n}` : n;
       yield { name: childName, hostPath: hp, st: cst };
-      if (cst.isDirectory()) yield* walk(hp, childRel, childName);
+      if (cst.isDirectory()) yield* walk(hp, childName);
     }
   };
-  yield* walk(src.hostPath, src.rel, asName);
+  yield* walk(src.hostPath, asName);
 }
 
 export interface CopyPlan {
@@ -155,12 +149,12 @@ export interface CopyPlan {
  * ending in `/`, the destination is a directory (each file under its base name, each directory's contents
  * merged in); a single file to a destination that is not an existing directory becomes that file.
  */
-export function planCopy(root: SourceRoot, sources: CopySource[], destIsDir: boolean, instr: string): CopyPlan {
+export function planCopy(sources: CopySource[], destIsDir: boolean, instr: string): CopyPlan {
   if (sources.length > 1 && !destIsDir) throw invalidParameter(`When using ${instr} with more than one source file, the destination must be a directory and end with a /`);
   const entries: Entry[] = [];
   for (const s of sources) {
     const asName = s.isDir ? '' : destIsDir ? s.base : '';
-    for (const e of entriesOf(root, s, asName)) entries.push(e);
+    for (const e of entriesOf(s, asName)) entries.push(e);
   }
   const h = crypto.createHash('sha256');
   for (const e of entries) {

@@ -1,5 +1,5 @@
 // The docker CLI (Debian's docker.io) against berth, as its users type it: run, exec, logs, attach, cp,
-// healthchecks, networks with aliases and links, volumes.
+// healthchecks, networks with aliases and links, volumes, build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestBerth } from '../helpers/berth';
@@ -63,4 +63,32 @@ test('healthcheck flags, network aliases and --link to a stopped container on a 
   expect((await docker(['network', 'rm', 'cli-net'])).code).toBe(0);
 });
 
-// build: added to the matrix once POST /build exists (docker build -t … context).
+test('build: -f in a subfolder, --build-arg, .dockerignore, the cache on a rebuild, -q, a failing RUN', async () => {
+  // Expected output as the reference (20.10, API 1.24, classic builder) gives it for the same commands and context.
+  const ctx = fs.mkdtempSync(path.join(b.dir, 'build-'));
+  fs.mkdirSync(path.join(ctx, 'sub'));
+  fs.writeFileSync(path.join(ctx, 'sub', 'Dockerfile'), 'FROM busybox\nARG WHO=nobody\nCOPY . /ctx/\nRUN echo "built for $WHO" > /who\nCMD ["sh", "-c", "cat /who; ls -a /ctx"]\n');
+  fs.writeFileSync(path.join(ctx, 'sub', 'Dockerfile.bad'), 'FROM busybox\nRUN exit 3\n');
+  fs.writeFileSync(path.join(ctx, 'kept.txt'), 'k\n');
+  fs.writeFileSync(path.join(ctx, 'secret.txt'), 's\n');
+  fs.writeFileSync(path.join(ctx, '.dockerignore'), 'secret.txt\nsub\n');
+  const build = (args: string[]) => b.docker(['build', ...args, ctx], { timeoutMs: 60_000 });
+  const first = await build(['-t', 'cli-built:1', '--build-arg', 'WHO=cli', '-f', path.join(ctx, 'sub', 'Dockerfile')]);
+  expect(first.code).toBe(0);
+  expect(first.stdout).toMatch(/^Sending build context to Docker daemon {2}[\d.]+kB\s+Step 1\/5 : FROM busybox\n/);
+  expect(first.stdout).toMatch(/Step 4\/5 : RUN echo "built for \$WHO" > \/who\n ---> Running in [0-9a-f]{12}\nRemoving intermediate container [0-9a-f]{12}\n/);
+  expect(first.stdout).toMatch(/Successfully built [0-9a-f]{12}\nSuccessfully tagged cli-built:1\n$/);
+  expect((await docker(['run', '--rm', '--network', 'none', 'cli-built:1'])).stdout).toBe('built for cli\n.\n..\n.dockerignore\nkept.txt\nsub\n');
+  const again = await build(['-t', 'cli-built:1', '--build-arg', 'WHO=cli', '-f', path.join(ctx, 'sub', 'Dockerfile')]);
+  expect(again.stdout.match(/ ---> Using cache/g)).toHaveLength(4);
+  const id = /Successfully built ([0-9a-f]{12})/.exec(first.stdout)![1];
+  expect((await build(['-q', '--build-arg', 'WHO=cli', '-f', path.join(ctx, 'sub', 'Dockerfile')])).stdout).toMatch(new RegExp(`^sha256:${id}[0-9a-f]{52}\n$`));
+  // a failing RUN: the CLI exits with the step's code; the step's container stays (rm applies to successful steps)
+  const bad = await build(['-f', path.join(ctx, 'sub', 'Dockerfile.bad')]);
+  expect(bad.code).toBe(3);
+  expect(bad.stderr).toContain("The command '/bin/sh -c exit 3' returned a non-zero code: 3");
+  const left = (await docker(['ps', '-aq', '--filter', 'status=exited'])).stdout.trim().split('\n').filter(Boolean);
+  expect(left).toHaveLength(1);
+  expect((await docker(['rm', ...left])).code).toBe(0);
+  expect((await docker(['rmi', 'cli-built:1'])).code).toBe(0);
+});

@@ -9,7 +9,7 @@ const berth = berthWithBusybox();
 let b: TestBerth;
 const results = new Map<string, { result?: any; error?: string; trace?: string }>();
 
-const CASES = ['exec_output', 'exec_missing_binary', 'healthcheck', 'logs_follow', 'run_attach_cp_volumes', 'networks_links_mac', 'ipv6'];
+const CASES = ['exec_output', 'exec_missing_binary', 'healthcheck', 'logs_follow', 'run_attach_cp_volumes', 'networks_links_mac', 'ipv6', 'build'];
 
 beforeAll(async () => {
   b = berth();
@@ -96,4 +96,16 @@ test('IPv6: EnableIPv6 with an IPv6 IPAM subnet makes a dual-stack network; a fi
   expect([r.GlobalIPv6Address, r.GlobalIPv6PrefixLen, r.IPv6Gateway]).toEqual(['2001:db8:b::f00', 64, '2001:db8:b::1']);
   expect(r.IPAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   expect(r.ping).toBe(0);
+});
+
+test('images.build from a file object and from a folder (dockerfile, buildargs), the cache, a BuildError', () => {
+  const r = result('build');
+  expect(r.fileobj).toEqual({ tags: ['dpy-built:fileobj'], labels: { from: 'fileobj' }, logs: 'Successfully tagged dpy-built:fileobj\n', run: 'from-fileobj\n' });
+  expect(r.path).toBe('ctx\narg\n');
+  expect(r.cached).toBe(4);
+  expect(r.ids).toEqual([true]);
+  expect(r.bad).toEqual({ msg: "The command '/bin/sh -c echo failing; exit 4' returned a non-zero code: 4", printed: true });
+  // as the reference: docker-py sends rm=False, the step containers stay
+  expect(r.left).toEqual(['ARG', 'CMD', 'echo']);
+  expect(r.images).toBe(1);
 });

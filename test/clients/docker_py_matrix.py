@@ -264,7 +264,46 @@ def swarm_services():
     return out
 
 
-# build: added to the matrix once POST /build exists (client.images.build(fileobj=..., tag=...)).
+@case
+def build():
+    import io
+    import os
+    import tempfile
+    out = {}
+    # a Dockerfile alone, as a file object (docker-py wraps it in a tar)
+    df = io.BytesIO(b'FROM busybox\nLABEL from=fileobj\nCMD ["echo", "from-fileobj"]\n')
+    img, logs = client.images.build(fileobj=df, tag=PFX + 'built:fileobj', rm=True)
+    out['fileobj'] = {'tags': img.tags, 'labels': img.labels, 'logs': [x for x in logs if 'stream' in x][-1]['stream'],
+                      'run': b(client.containers.run(PFX + 'built:fileobj', remove=True, network_mode='none'))}
+    # a context folder, a Dockerfile of another name, buildargs; the low-level API's decoded stream
+    with tempfile.TemporaryDirectory() as ctx:
+        with open(os.path.join(ctx, 'Build.df'), 'w') as f:
+            f.write('FROM busybox\nARG V=none\nCOPY data.txt /data.txt\nRUN echo "$V" >> /data.txt\nCMD ["cat", "/data.txt"]\n')
+        with open(os.path.join(ctx, 'data.txt'), 'w') as f:
+            f.write('ctx\n')
+        img, _ = client.images.build(path=ctx, dockerfile='Build.df', buildargs={'V': 'arg'}, tag=PFX + 'built:path')
+        out['path'] = b(client.containers.run(img.id, remove=True, network_mode='none'))
+        lines = list(api.build(path=ctx, dockerfile='Build.df', buildargs={'V': 'arg'}, decode=True))
+        out['cached'] = sum(1 for x in lines if x.get('stream') == ' ---> Using cache\n')
+        out['ids'] = [img.id == client.images.get(PFX + 'built:path').id]
+        with open(os.path.join(ctx, 'Bad.df'), 'w') as f:
+            f.write('FROM busybox\nRUN echo failing; exit 4\n')
+        try:
+            client.images.build(path=ctx, dockerfile='Bad.df', forcerm=True)
+            out['bad'] = 'no error'
+        except docker.errors.BuildError as err:
+            out['bad'] = {'msg': err.msg, 'printed': 'failing\n' in ''.join(x.get('stream', '') for x in err.build_log)}
+    # docker-py's build sends rm=False unless told: the engine keeps the step containers (ARG, RUN, CMD; COPY makes none)
+    left = client.containers.list(all=True)
+    out['left'] = sorted(c.attrs['Config']['Cmd'][-1].split(' ')[0] for c in left)
+    for c in left:
+        c.remove()
+    client.images.remove(PFX + 'built:fileobj')
+    client.images.remove(PFX + 'built:path')
+    out['images'] = len(client.images.list(all=True))
+    return out
+
+
 
 for fn in CASES:
     if ONLY and fn.__name__ not in ONLY:

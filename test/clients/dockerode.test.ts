@@ -1,5 +1,5 @@
 // dockerode 5 against berth, called as its users call it: run with an attached stdin, exec, logs, archives,
-// networks with aliases, volumes, healthchecks.
+// networks with aliases, volumes, healthchecks, buildImage.
 import { PassThrough, Readable } from 'node:stream';
 import Docker from 'dockerode';
 import * as tar from 'tar-stream';
@@ -154,4 +154,30 @@ test('networks with aliases and a healthcheck with zero durations', async () => 
   }
 });
 
-// build: added to the matrix once POST /build exists (docker.buildImage(tarStream, { t: ... })).
+test('buildImage from a tar stream (buildargs, labels) followed with followProgress; a failing build reports its error', async () => {
+  const pack = tar.pack();
+  pack.entry({ name: 'Dockerfile' }, 'FROM busybox\nARG NOTE=none\nCOPY note.txt /note.txt\nRUN echo "$NOTE" >> /note.txt\nCMD ["cat", "/note.txt"]\n');
+  pack.entry({ name: 'note.txt' }, 'from the context\n');
+  pack.finalize();
+  const stream = await docker.buildImage(pack as unknown as NodeJS.ReadableStream, { t: 'dockerode-built:v1', buildargs: { NOTE: 'from an arg' }, labels: { made: 'dockerode' } });
+  const events: { stream?: string; aux?: { ID: string }; error?: string }[] = await new Promise((resolve, reject) => docker.modem.followProgress(stream, (err: Error | null, out: unknown[]) => (err ? reject(err) : resolve(out as never))));
+  const text = events.map((e) => e.stream ?? '').join('');
+  expect(text).toMatch(/Successfully built ([0-9a-f]{12})\nSuccessfully tagged dockerode-built:v1\n$/);
+  const img = await docker.getImage('dockerode-built:v1').inspect();
+  expect(img.Config.Labels).toEqual({ made: 'dockerode' });
+  expect(events.find((e) => e.aux)?.aux?.ID).toBe(img.Id);
+  const c = await docker.createContainer({ Image: 'dockerode-built:v1', HostConfig: { NetworkMode: 'none' } });
+  await c.start();
+  expect((await c.wait()).StatusCode).toBe(0);
+  expect((await c.logs({ stdout: true })).toString('latin1')).toContain('from the context\nfrom an arg\n');
+  await c.remove();
+  // an error during the build arrives in the stream (status 200): followProgress lists it with the rest
+  const badPack = tar.pack();
+  badPack.entry({ name: 'Dockerfile' }, 'FROM busybox\nRUN exit 7\n');
+  badPack.finalize();
+  const bad = await docker.buildImage(badPack as unknown as NodeJS.ReadableStream, { forcerm: true });
+  const badEvents: { error?: string; errorDetail?: { code: number; message: string } }[] = await new Promise((resolve, reject) => docker.modem.followProgress(bad, (err: Error | null, out: unknown[]) => (err ? reject(err) : resolve(out as never))));
+  expect(badEvents.at(-1)).toEqual({ errorDetail: { code: 7, message: "The command '/bin/sh -c exit 7' returned a non-zero code: 7" }, error: "The command '/bin/sh -c exit 7' returned a non-zero code: 7" });
+  expect((await docker.listContainers({ all: true })).length).toBe(0); // forcerm removed the failed step's container
+  await docker.getImage('dockerode-built:v1').remove();
+});

@@ -1,6 +1,9 @@
 // testcontainers-node 11 against berth, as a test suite of a user's project would use it: containers started
 // with wait strategies (log message, health check, listening ports), exec, copying files in, logs, networks with
-// aliases. Ryuk (the reaper) is off: it is an image from a registry, and each test stops what it starts.
+// aliases, images built from a Dockerfile. Ryuk (the reaper) is off: it is an image from a registry, and each test
+// stops what it starts.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 
@@ -75,4 +78,22 @@ test('health-check wait strategy and the listening-ports wait strategy', async (
   await ports.stop();
 });
 
-// build: added to the matrix once POST /build exists (GenericContainer.fromDockerfile(context).build()).
+test('GenericContainer.fromDockerfile: a named Dockerfile with build args and a .dockerignore, built, started, waited on', async () => {
+  const { GenericContainer, Wait } = tc;
+  const ctx = fs.mkdtempSync(path.join(b.dir, 'tc-build-'));
+  fs.writeFileSync(path.join(ctx, 'app.Dockerfile'), 'FROM busybox\nARG PORT=1\nENV PORT=$PORT\nCOPY www /www\nCMD ["sh", "-c", "ls /www; echo serving; exec httpd -f -p $PORT -h /www"]\n');
+  fs.mkdirSync(path.join(ctx, 'www'));
+  fs.writeFileSync(path.join(ctx, 'www', 'index.html'), 'built-by-tc\n');
+  fs.writeFileSync(path.join(ctx, 'www', 'ignored.tmp'), 'x');
+  fs.writeFileSync(path.join(ctx, '.dockerignore'), '**/*.tmp\n');
+  const image = await GenericContainer.fromDockerfile(ctx, 'app.Dockerfile').withBuildArgs({ PORT: '8081' }).build('tc-built:latest', { deleteOnExit: false });
+  const web = await image.withExposedPorts(8081).withWaitStrategy(Wait.forLogMessage('serving')).start();
+  try {
+    const res = await fetch(`http://${web.getHost()}:${web.getMappedPort(8081)}/index.html`);
+    expect(await res.text()).toBe('built-by-tc\n');
+    expect((await web.exec(['ls', '/www'])).stdout).toBe('index.html\n');
+  } finally {
+    await web.stop();
+  }
+  expect((await b.request('DELETE', '/v1.24/images/tc-built:latest')).status).toBe(200);
+});

@@ -196,7 +196,10 @@ describe('multi-stage, .dockerignore, context rules', () => {
     expect(await run('build-multi', ['ls', '/bb'])).toBe('/bb\n');
   });
 
-  test('.dockerignore with exceptions; an ignored file is not found', async () => {
+  test('.dockerignore as the engine\'s daemon applies it: only the Dockerfile and .dockerignore are taken out when matched', async () => {
+    // Clients filter the context by .dockerignore when they make it (client tests: test/clients); the reference's
+    // daemon copies whatever the tar holds, and removes only the Dockerfile and .dockerignore that the patterns match
+    // (asked with these contexts: the same lists).
     const ctx = await contextTar({
       Dockerfile: 'FROM busybox\nCOPY . /ctx/\nRUN cd /ctx && find . | sort > /list\n',
       '.dockerignore': '*.log\n!keep.log\nsecret/**\n',
@@ -204,8 +207,11 @@ describe('multi-stage, .dockerignore, context rules', () => {
     });
     const r = await build('t=build-ign', ctx);
     expect(r.error).toBeUndefined();
-    expect(await run('build-ign', ['cat', '/list'])).toBe('.\n./.dockerignore\n./Dockerfile\n./keep.log\n./ok\n./secret\n');
-    const missing = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY a.log /\n', '.dockerignore': '*.log\n', 'a.log': '' }));
+    expect(await run('build-ign', ['cat', '/list'])).toBe('.\n./.dockerignore\n./Dockerfile\n./a.log\n./keep.log\n./ok\n./secret\n./secret/x\n');
+    const self = await contextTar({ 'sub/Dockerfile': 'FROM busybox\nCOPY . /ctx/\nRUN cd /ctx && find . | sort > /list\n', '.dockerignore': 'secret.txt\nsub\n.dockerignore\n', 'secret.txt': '', 'kept.txt': '' });
+    expect((await build('t=build-ign2&dockerfile=sub/Dockerfile', self)).error).toBeUndefined();
+    expect(await run('build-ign2', ['cat', '/list'])).toBe('.\n./kept.txt\n./secret.txt\n./sub\n');
+    const missing = await build('', await contextTar({ Dockerfile: 'FROM busybox\nCOPY a.log /\n' }));
     expect(missing.error?.error).toBe('COPY failed: file not found in build context or excluded by .dockerignore: stat a.log: file does not exist');
   });
 
@@ -364,6 +370,8 @@ describe('registry pulls, limits, cancellation, events', () => {
   });
 
   test('a client that disconnects mid-build cancels it; the step\'s container and the context are removed', async () => {
+    const since = Math.ceil(Date.now() / 1000);
+    await new Promise((r) => setTimeout(r, since * 1000 - Date.now() + 5));
     const body = await contextTar({ Dockerfile: 'FROM busybox\nRUN sleep 30\n' });
     await new Promise<void>((resolve, reject) => {
       const req = http.request({ socketPath: berth().socket, method: 'POST', path: '/v1.24/build', headers: { 'Content-Length': body.length } }, (res) => {
@@ -389,6 +397,14 @@ describe('registry pulls, limits, cancellation, events', () => {
     }
     expect(left).toEqual([]);
     expect(fs.readdirSync(path.join(berth().config.dataRoot, 'builder', 'tmp'))).toEqual([]);
+    // As the reference (asked with the same build, curl leaving after 'Running in'): the step's container is
+    // attached and started, killed with 9, dies with 137 and is destroyed.
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const ev = await berth().request('GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent('{"type":["container"]}')}`);
+    const events = ev.text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.map((e) => e.Action)).toEqual(['create', 'attach', 'start', 'kill', 'die', 'destroy']);
+    expect(events[3].Actor.Attributes.signal).toBe('9');
+    expect(events[4].Actor.Attributes.exitCode).toBe('137');
   });
 
   test('events as the reference sends them: step containers\' lifecycle and the tag, no commit', async () => {
