@@ -114,21 +114,12 @@ export class BuildService {
       await this.d.containers.remove(id, { force: true, volumes: true }).catch(() => undefined);
       fs.rmSync(path.join(leftovers, id), { force: true });
     }
-    // Step snapshots (COPY/ADD/WORKDIR, COPY --from views) and leases of a build that was killed.
+    // Step snapshots (COPY/ADD/WORKDIR, COPY --from views) and leases of a build that was killed: the snapshots first,
+    // through the API (one left to containerd's GC once its lease is gone can stay its parent's child: see daemon.ts).
+    for (const key of await snapshotApi.keysMatching(this.d.ctr, SNAPSHOTTER, (k) => k.startsWith('berth-build-'))) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
     for (const l of (await this.d.ctr.leases.List({ filters: [] })).leases) {
       if (l.id.startsWith('berth-build')) await this.d.ctr.leases.Delete({ id: l.id, sync: false }).catch(() => undefined);
     }
-    for (const key of await this.stepSnapshots()) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
-  }
-
-  private stepSnapshots(): Promise<string[]> {
-    return new Promise((resolve) => {
-      const out: string[] = [];
-      const call = this.d.ctr.raw.snapshots.List({ snapshotter: SNAPSHOTTER, filters: [] }, this.d.ctr.metadata());
-      call.on('data', (m: { info: { name: string }[] }) => out.push(...m.info.map((i) => i.name).filter((n) => n.startsWith('berth-build-'))));
-      call.on('error', () => resolve(out));
-      call.on('end', () => resolve(out));
-    });
   }
 
   /** The context on disk and the Dockerfile parsed; throws (a status code) before any output. */

@@ -129,6 +129,16 @@ export function sha256Digest(b: Buffer | string): string {
   return 'sha256:' + crypto.createHash('sha256').update(b).digest('hex');
 }
 
+/**
+ * The leases of withLease operations a killed berth left (`<prefix>-<hex>`), deleted at start before anything runs:
+ * otherwise they hold the snapshots and content of an interrupted create, pull, load, commit or build for an hour.
+ */
+export async function releaseOperationLeases(ctr: Containerd, prefixes: string[]): Promise<string[]> {
+  const stale = (await ctr.leases.List({ filters: [] })).leases.map((l) => l.id).filter((id) => prefixes.some((p) => new RegExp(`^${p}-[0-9a-f]{16}$`).test(id)));
+  for (const id of stale) await ctr.leases.Delete({ id, sync: false }).catch(() => undefined);
+  return stale;
+}
+
 /** Runs fn inside a fresh lease (expiring by itself after an hour if berth dies); the lease is deleted after. */
 export async function withLease<T>(ctr: Containerd, prefix: string, fn: (lease: string) => Promise<T>): Promise<T> {
   const id = `${prefix}-${crypto.randomBytes(8).toString('hex')}`;

@@ -46,3 +46,14 @@ export async function usage(ctr: Containerd, snapshotter: string, key: string): 
 export async function remove(ctr: Containerd, snapshotter: string, key: string): Promise<void> {
   await ignoreNotFound(() => ctr.snapshots.Remove({ snapshotter, key }));
 }
+
+/** The keys of the snapshotter's snapshots that `match` accepts (berth's temporary ones, collected at start). */
+export function keysMatching(ctr: Containerd, snapshotter: string, match: (key: string) => boolean): Promise<string[]> {
+  return new Promise((resolve) => {
+    const out: string[] = [];
+    const list = ctr.raw.snapshots.List({ snapshotter, filters: [] }, ctr.metadata());
+    list.on('data', (m: { info: { name: string }[] }) => out.push(...m.info.map((i) => i.name).filter(match)));
+    list.on('error', () => resolve(out));
+    list.on('end', () => resolve(out));
+  });
+}

@@ -202,7 +202,9 @@ export class ContainerMonitor {
     for (const rec of this.d.store.all()) {
       const t = taskById.get(rec.Id);
       if (!rec.State.Running) {
-        if (t) await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
+        // A task of a container recorded as not running is a start a kill cut short (made, maybe started, never
+        // recorded): as the engine's restore without live-restore, what it did not know runs is killed.
+        if (t) await this.killAndDelete(rec.Id, t.status);
         await this.d.unmountVolumes(rec); // mounted by a berth that was killed before it could unmount
         if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
         continue;
@@ -235,10 +237,19 @@ export class ContainerMonitor {
     const known = new Set(this.d.store.all().map((r) => r.Id));
     for (const t of tasks) {
       if (known.has(t.id) || t.id.startsWith('plugin-')) continue; // managed plugins' tasks are the plugin service's
-      await taskApi.kill(this.ctr, t.id, 9, { all: true }).catch(() => undefined);
-      await taskApi.remove(this.ctr, t.id).catch(() => undefined);
+      await this.killAndDelete(t.id, t.status);
     }
     await this.collectOrphans(known);
+  }
+
+  /** Kills a task that is not stopped, waits for its exit (a running task cannot be deleted), deletes it. */
+  private async killAndDelete(id: string, status: string): Promise<void> {
+    if (status !== 'STOPPED') {
+      const exited = taskApi.wait(this.ctr, id).catch(() => undefined);
+      await taskApi.kill(this.ctr, id, 9, { all: true }).catch(() => undefined);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
+    }
+    await taskApi.remove(this.ctr, id).catch((err) => this.d.logger.warn('cannot delete a task left by an interrupted start', { id, err: String(err) }));
   }
 
   /**

@@ -374,6 +374,9 @@ export class ContainerService {
       await this.monitor.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';
+    // On disk before anything is taken apart: a berth killed from here on finishes the removal when it starts
+    // (reconcile), instead of keeping a record whose containerd container or snapshot is already gone.
+    await this.d.store.save(rec);
     const live = this.live.liveOf(rec.Id);
     const teardown = live.teardown;
     try {
