@@ -1,25 +1,23 @@
-// Docker container semantics over containerd: the operations — start/stop/kill/wait, pause, restart, rename,
-// remove, top, resize, the list — composed with the parts in container-config (create, spec, update),
-// container-monitor (exits, restart policies, reconcile) and container-live (per-container I/O and logs).
+// Docker container semantics over containerd: the operations — start/stop/kill/wait, pause, restart, top, resize,
+// the list — composed with the parts in container-config (create, spec, update), container-monitor (exits, restart
+// policies, reconcile), container-live (per-container I/O and logs), container-remove (removal), container-names
+// (rename, link removal) and container-top (the ps table).
 // State lives in containerd (container record, labels, snapshots, tasks) and in berth's store; a restarted berth
 // reconciles the two (see ContainerMonitor.reconcile).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
-import * as containerApi from '../containerd/containers';
 import { isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, notFound, notModified, systemError, BerthError } from '../errors';
+import { conflict, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
-import { createNetns, deleteNetns } from '../network/sandbox';
+import { createNetns } from '../network/sandbox';
 import { ContainerListQuery, filterContainers, matchAncestors } from '../translate/filters';
-import { CreateRequest, validateName } from '../translate/request/create';
+import type { CreateRequest } from '../translate/request/create';
 import { containerAttributes } from '../translate/response/events';
 import { rfc3339Nano } from '../translate/time';
 import type { HostConfig } from '../types/config';
@@ -30,14 +28,15 @@ import type { LogEntry, LogQuery, LogSink } from '../types/logs';
 import { ContainerConfigurator, VolumeMountError } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
-import { ContainerNetworking, ownsNetns, parseLink } from './container-network';
+import { ContainerNetworking, ownsNetns } from './container-network';
+import { ContainerNames } from './container-names';
+import { ContainerRemover } from './container-remove';
+import { psTop, TopTable } from './container-top';
 import type { ImageService } from './images';
 import { SNAPSHOTTER } from './images';
 import { parseSignal } from './signals';
 import type { VolumeService } from './volumes';
 import type { JsonFileLogOptions } from '../runtime/jsonfile';
-
-const execFileP = promisify(execFile);
 
 export interface ContainerServiceDeps {
   ctr: Containerd;
@@ -57,9 +56,8 @@ export class ContainerService {
   private readonly live: ContainerLive;
   private readonly monitor: ContainerMonitor;
   private readonly config: ContainerConfigurator;
-  private readonly removeHooks: ((id: string) => void)[] = [];
-  /** Containers whose removal is under way: a second remove is a 409, as the engine's. */
-  private readonly removing = new Set<string>();
+  private readonly remover: ContainerRemover;
+  private readonly names: ContainerNames;
 
   constructor(private readonly d: ContainerServiceDeps) {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
@@ -73,6 +71,8 @@ export class ContainerService {
       unmountVolumes: (rec) => this.config.unmountPluginVolumes(rec),
       runEnded: (rec) => this.runEvents(rec, 'end'),
     });
+    this.remover = new ContainerRemover({ ...d, live: this.live, monitor: this.monitor, publish });
+    this.names = new ContainerNames({ ...d, publish });
   }
 
   private get ctr(): Containerd {
@@ -309,127 +309,29 @@ export class ContainerService {
     this.publish(rec, 'unpause');
   }
 
-  /**
-   * `DELETE /containers/<parent>/<alias>?link=1`: removes a legacy link (and its hosts line, if running). A name
-   * without a parent is a container's own default link name, which the engine refuses (with a 500; berth 409).
-   */
-  async removeLink(ref: string): Promise<void> {
-    const i = ref.lastIndexOf('/');
-    if (i <= 0) throw conflict('Conflict, cannot remove the default link name of the container');
-    let rec: ContainerRecord;
-    try {
-      rec = this.find(ref.slice(0, i).replace(/^\//, ''));
-    } catch {
-      throw notFound(`No such container: ${ref}`);
-    }
-    const alias = ref.slice(i + 1);
-    const links = rec.HostConfig.Links ?? [];
-    const kept = links.filter((l) => parseLink(l)[1] !== alias);
-    if (kept.length === links.length) throw notFound(`No such container: ${ref}`);
-    rec.HostConfig = { ...rec.HostConfig, Links: kept.length ? kept : null };
-    await this.d.store.save(rec);
-    if (rec.State.Running) await this.d.networking.writeEtcFiles(rec).catch(() => undefined);
+  removeLink(ref: string): Promise<void> {
+    return this.names.removeLink(ref);
   }
 
-  async rename(ref: string, newName: string): Promise<void> {
-    const rec = this.find(ref);
-    if (!newName) throw invalidParameter('Neither old nor new names may be empty');
-    validateName(newName);
-    const n = newName.startsWith('/') ? newName : `/${newName}`;
-    if (n === rec.Name) throw invalidParameter(`Renaming a container with the same name as its current name`);
-    this.d.store.reserveName(n, rec.Id);
-    const old = rec.Name;
-    rec.Name = n;
-    this.d.store.releaseName(old, rec.Id);
-    await this.d.store.save(rec);
-    await containerApi.setLabel(this.ctr, rec.Id, 'berth.name', n).catch(() => undefined);
-    this.publish(rec, 'rename', { oldName: old });
-    if (rec.State.Running) await this.d.networking.afterChange(rec).catch(() => undefined);
+  rename(ref: string, newName: string): Promise<void> {
+    return this.names.rename(this.find(ref), newName);
   }
 
-  async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
-    const rec = this.find(ref);
-    if (this.removing.has(rec.Id)) throw conflict(`removal of container ${ref} is already in progress`);
-    this.removing.add(rec.Id);
-    try {
-      await this.removeOnce(rec, opts);
-    } finally {
-      this.removing.delete(rec.Id);
-    }
+  remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
+    return this.remover.remove(this.find(ref), ref, opts);
   }
 
-  private async removeOnce(rec: ContainerRecord, opts: { force: boolean; volumes: boolean }): Promise<void> {
-    if (rec.State.Restarting && !rec.State.Running) {
-      if (!opts.force) throw conflict(`You cannot remove a restarting container ${rec.Id}. Stop the container before attempting removal or force remove`);
-      this.monitor.cancelRestart(rec);
-    }
-    if (rec.State.Running) {
-      if (!opts.force) {
-        const what = rec.State.Paused ? 'paused' : 'running';
-        throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
-      }
-      if (rec.State.Paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
-      this.publish(rec, 'kill', { signal: '9' });
-      await taskApi.kill(this.ctr, rec.Id, 9, { all: true }).catch(() => undefined);
-      await this.monitor.waitExit(rec.Id);
-    }
-    rec.State.Status = 'removing';
-    // On disk before anything is taken apart: a berth killed from here on finishes the removal when it starts
-    // (reconcile), instead of keeping a record whose containerd container or snapshot is already gone.
-    await this.d.store.save(rec);
-    const live = this.live.liveOf(rec.Id);
-    const teardown = live.teardown;
-    try {
-      // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
-      await live.exitCleanup;
-      if (live.teardown) await live.teardownRecorded;
-      else await deleteNetns(rec.Id).catch(() => undefined);
-      await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
-      await snapshotApi.remove(this.ctr, SNAPSHOTTER, rec.Id);
-      await snapshotApi.remove(this.ctr, SNAPSHOTTER, `${rec.Id}-init`);
-      await containerApi.remove(this.ctr, rec.Id);
-      await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
-      await this.d.store.delete(rec);
-    } catch (err) {
-      // As the engine's SetRemovalError: the container is dead (never left "Removal In Progress"); a later remove retries.
-      rec.State = { ...rec.State, Status: 'dead', Dead: true };
-      await this.d.store.save(rec).catch(() => undefined);
-      throw err;
-    }
-    this.live.delete(rec.Id);
-    if (opts.volumes)
-      for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.d.volumes.usersOf(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
-    for (const h of this.removeHooks) h(rec.Id);
-    // As the reference: destroy comes after the run's network disconnects.
-    await teardown?.catch(() => undefined);
-    this.publish(rec, 'destroy');
-  }
-
-  async top(ref: string, psArgs = '-ef'): Promise<{ Titles: string[]; Processes: string[][] }> {
+  async top(ref: string, psArgs = '-ef'): Promise<TopTable> {
     const rec = this.find(ref);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
-    const pids = new Set(await taskApi.pids(this.ctr, rec.Id));
-    let out: string;
-    try {
-      ({ stdout: out } = await execFileP('ps', psArgs.split(/\s+/).filter(Boolean), { maxBuffer: 16 << 20 }));
-    } catch (err) {
-      throw systemError(`Error running ps: ${(err as Error).message}`);
-    }
-    const lines = out.split('\n').filter((l) => l.trim() !== '');
-    const titles = lines[0].trim().split(/\s+/);
-    const pidCol = titles.indexOf('PID');
-    if (pidCol < 0) throw systemError(`Couldn't find PID field in ps output`);
-    const rows = lines.slice(1).map((l) => {
-      const f = l.trim().split(/\s+/);
-      return [...f.slice(0, titles.length - 1), f.slice(titles.length - 1).join(' ')];
-    });
+    const table = await psTop(psArgs, new Set(await taskApi.pids(this.ctr, rec.Id)));
     this.publish(rec, 'top');
-    return { Titles: titles, Processes: rows.filter((r) => pids.has(Number(r[pidCol]))) };
+    return table;
   }
 
   /** Called with the id of every removed container (exec records, volumes...). */
   onRemove(fn: (id: string) => void): void {
-    this.removeHooks.push(fn);
+    this.remover.onRemove(fn);
   }
 
   async closeStdin(id: string): Promise<void> {
@@ -462,9 +364,7 @@ export class ContainerService {
    */
   async reconcile(): Promise<void> {
     await this.monitor.reconcile();
-    for (const rec of this.d.store.all().filter((r) => r.State.Status === 'removing')) {
-      await this.remove(rec.Id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot finish an interrupted removal', { id: rec.Id, err: String(err) }));
-    }
+    await this.remover.finishInterrupted();
   }
   startWithPolicies(): Promise<void> { return this.monitor.startWithPolicies(); }
   subscribeOutput(id: string, fn: OutputListener, onEnd: () => void): () => void { return this.live.subscribeOutput(id, fn, onEnd); }

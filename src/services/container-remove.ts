@@ -1,0 +1,108 @@
+// A container's removal: refused while it runs (unless forced: then killed first), one at a time per container (a
+// second remove is a 409, as the engine's), containerd's task, snapshots and container deleted, then berth's record,
+// anonymous volumes on request, and the remove hooks (exec records, ...). A removal that fails leaves the container
+// dead, as the engine's SetRemovalError; one a SIGKILL interrupted (a record left 'removing') is finished at restart.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Containerd } from '../containerd/client';
+import * as snapshotApi from '../containerd/snapshots';
+import * as taskApi from '../containerd/tasks';
+import * as containerApi from '../containerd/containers';
+import { conflict } from '../errors';
+import type { Logger } from '../log';
+import type { ContainerStore } from '../store/containers';
+import { deleteNetns } from '../network/sandbox';
+import type { ContainerRecord } from '../types/container';
+import type { ContainerLive } from './container-live';
+import type { ContainerMonitor } from './container-monitor';
+import { SNAPSHOTTER } from './images';
+import type { VolumeService } from './volumes';
+
+export interface ContainerRemoverDeps {
+  ctr: Containerd;
+  store: ContainerStore;
+  logger: Logger;
+  execRoot: string;
+  volumes: VolumeService;
+  live: ContainerLive;
+  monitor: ContainerMonitor;
+  publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void;
+}
+
+export class ContainerRemover {
+  private readonly removeHooks: ((id: string) => void)[] = [];
+  /** Containers whose removal is under way: a second remove is a 409, as the engine's. */
+  private readonly removing = new Set<string>();
+
+  constructor(private readonly d: ContainerRemoverDeps) {}
+
+  /** Called with the id of every removed container (exec records, volumes...). */
+  onRemove(fn: (id: string) => void): void {
+    this.removeHooks.push(fn);
+  }
+
+  async remove(rec: ContainerRecord, ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
+    if (this.removing.has(rec.Id)) throw conflict(`removal of container ${ref} is already in progress`);
+    this.removing.add(rec.Id);
+    try {
+      await this.removeOnce(rec, opts);
+    } finally {
+      this.removing.delete(rec.Id);
+    }
+  }
+
+  /** As the engine's restore does: a removal a SIGKILL interrupted (a record left 'removing') is finished. */
+  async finishInterrupted(): Promise<void> {
+    for (const rec of this.d.store.all().filter((r) => r.State.Status === 'removing')) {
+      await this.remove(rec, rec.Id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot finish an interrupted removal', { id: rec.Id, err: String(err) }));
+    }
+  }
+
+  private async removeOnce(rec: ContainerRecord, opts: { force: boolean; volumes: boolean }): Promise<void> {
+    const ctr = this.d.ctr;
+    if (rec.State.Restarting && !rec.State.Running) {
+      if (!opts.force) throw conflict(`You cannot remove a restarting container ${rec.Id}. Stop the container before attempting removal or force remove`);
+      this.d.monitor.cancelRestart(rec);
+    }
+    if (rec.State.Running) {
+      if (!opts.force) {
+        const what = rec.State.Paused ? 'paused' : 'running';
+        throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
+      }
+      if (rec.State.Paused) await taskApi.resume(ctr, rec.Id).catch(() => undefined);
+      this.d.publish(rec, 'kill', { signal: '9' });
+      await taskApi.kill(ctr, rec.Id, 9, { all: true }).catch(() => undefined);
+      await this.d.monitor.waitExit(rec.Id);
+    }
+    rec.State.Status = 'removing';
+    // On disk before anything is taken apart: a berth killed from here on finishes the removal when it starts
+    // (reconcile), instead of keeping a record whose containerd container or snapshot is already gone.
+    await this.d.store.save(rec);
+    const live = this.d.live.liveOf(rec.Id);
+    const teardown = live.teardown;
+    try {
+      // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
+      await live.exitCleanup;
+      if (live.teardown) await live.teardownRecorded;
+      else await deleteNetns(rec.Id).catch(() => undefined);
+      await taskApi.remove(ctr, rec.Id).catch(() => undefined);
+      await snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id);
+      await snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`);
+      await containerApi.remove(ctr, rec.Id);
+      await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
+      await this.d.store.delete(rec);
+    } catch (err) {
+      // As the engine's SetRemovalError: the container is dead (never left "Removal In Progress"); a later remove retries.
+      rec.State = { ...rec.State, Status: 'dead', Dead: true };
+      await this.d.store.save(rec).catch(() => undefined);
+      throw err;
+    }
+    this.d.live.delete(rec.Id);
+    if (opts.volumes)
+      for (const m of rec.MountPoints ?? []) if (m.Anonymous && m.Name && this.d.volumes.usersOf(m.Name).length === 0) await this.d.volumes.remove(m.Name, { force: true }).catch(() => undefined);
+    for (const h of this.removeHooks) h(rec.Id);
+    // As the reference: destroy comes after the run's network disconnects.
+    await teardown?.catch(() => undefined);
+    this.d.publish(rec, 'destroy');
+  }
+}
