@@ -189,7 +189,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const registry = new RegistryService({ ctr, images, events });
   const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs, events), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
   for (const w of hostPlan.warnings) logger.warn(w);

@@ -10,12 +10,10 @@ import { conflict, invalidParameter, notFound } from '../errors';
 import { decodeUpdateConfig } from '../translate/request/bodies';
 import { CreateRequest, normaliseCreateBody, validateCreate } from '../translate/request/create';
 import { checkContainerFilterValues, checkFilterKeys, ContainerListQuery, containerFilterKeys } from '../translate/filters';
-import { containerAttributes } from '../translate/response/events';
 import { toContainerInspect, toContainerSummary } from '../translate/response/containers';
 import { supports } from '../translate/version/features';
 import type { ContainerRecord } from '../types/container';
 import type { HostConfig } from '../types/config';
-import type { EventPublisher } from '../types/event';
 import type { StdinFeed } from '../types/io';
 import type { LogEntry, LogQuery, LogSink } from '../types/logs';
 
@@ -51,6 +49,10 @@ export interface ContainersBackend {
   stdinFeed(id: string): StdinFeed;
   /** Writes to the running container's stdin now, or drops the bytes when it has none open. */
   writeStdin(id: string, chunk: Buffer): void;
+  /** A client attached to the container's streams (its attach event). */
+  attached(rec: ContainerRecord): void;
+  /** An attached client left with the detach keys (its detach event). */
+  detached(rec: ContainerRecord): void;
 }
 
 /** The exec ids of a container (inspect's ExecIDs), from services/exec. */
@@ -59,7 +61,7 @@ export interface ExecIdsBackend {
 }
 
 /** The hijacked attach stream (also used by the run flow). */
-async function attach(req: ApiRequest, res: Response, containers: ContainersBackend, events: EventPublisher): Promise<void> {
+async function attach(req: ApiRequest, res: Response, containers: ContainersBackend): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   if (rec.State.Paused && supports(req.apiVersion, 'AttachPausedConflict')) throw conflict(`You cannot attach to a paused container, unpause it first`);
   const keys = parseDetachKeys(supports(req.apiVersion, 'AttachDetachKeys') ? queryString(req, 'detachKeys') : undefined);
@@ -78,7 +80,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
     if (out.destroyed) return;
     out.write(tty ? chunk : frame(streamType(s), chunk));
   };
-  events.publish('container', 'attach', rec.Id, containerAttributes(rec));
+  containers.attached(rec);
   let ended = false;
   let feed: StdinFeed | undefined;
   const finish = () => {
@@ -101,7 +103,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
       const { forward, detach } = watcher ? watcher.feed(chunk) : { forward: chunk, detach: false };
       if (forward.length) stdin.write(forward);
       if (detach) {
-        events.publish('container', 'detach', rec.Id, containerAttributes(rec));
+        containers.detached(rec);
         finish();
       }
     };
@@ -121,7 +123,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
 const wss = new WebSocketServer({ noServer: true });
 
 /** GET /containers/(id)/attach/ws: the same streams over RFC 6455 (raw bytes, no multiplexing, as the engine). */
-async function attachWs(req: ApiRequest, containers: ContainersBackend, events: EventPublisher): Promise<void> {
+async function attachWs(req: ApiRequest, containers: ContainersBackend): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   if (!req.hijackable || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw invalidParameter('websocket upgrade required');
   const logs = queryBool(req, 'logs');
@@ -132,7 +134,7 @@ async function attachWs(req: ApiRequest, containers: ContainersBackend, events: 
   const { socket, head } = req.hijackable;
   req.hijacked = true;
   wss.handleUpgrade(req, socket, head, async (ws) => {
-    events.publish('container', 'attach', rec.Id, containerAttributes(rec));
+    containers.attached(rec);
     const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
       if ((s === 'stdout' ? wantOut : wantErr) && ws.readyState === ws.OPEN) ws.send(chunk);
     };
@@ -196,7 +198,7 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   out.end();
 }
 
-export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBackend, events: EventPublisher): Route[] {
+export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBackend): Route[] {
   const id = (req: ApiRequest) => param(req, 'id');
   const timeout = (req: ApiRequest): number | undefined => (queryHas(req, 't') ? queryInt(req, 't', 10) : undefined);
   return [
@@ -311,13 +313,13 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
       path: '/containers/:id/attach',
       // Refusals before the stream starts are written as the reference writes them, after its hijack.
       handler: (req, res) =>
-        attach(req, res, containers, events).catch((err) => {
+        attach(req, res, containers).catch((err) => {
           if (req.hijacked) throw err;
           writeHijackedError(req, err);
         }),
     },
     { method: 'get', path: '/containers/:id/logs', handler: (req, res) => logsHandler(req, res, containers) },
-    { method: 'get', path: '/containers/:id/attach/ws', handler: (req) => attachWs(req, containers, events) },
+    { method: 'get', path: '/containers/:id/attach/ws', handler: (req) => attachWs(req, containers) },
   ];
 }
 

@@ -103,6 +103,15 @@ export class ContainerService {
     this.d.events.publish('container', action, rec.Id, containerAttributes(rec, extra));
   }
 
+  /** A client attached to the container's streams; one left with the detach keys. */
+  attached(rec: ContainerRecord): void {
+    this.publish(rec, 'attach');
+  }
+
+  detached(rec: ContainerRecord): void {
+    this.publish(rec, 'detach');
+  }
+
   async counts(): Promise<{ total: number; running: number; paused: number; stopped: number }> {
     const all = this.d.store.all();
     const paused = all.filter((c) => c.State.Paused).length;
