@@ -81,6 +81,27 @@ const layering = Object.entries(MAY_IMPORT).map(([folder, allowed]) => {
   };
 });
 
+// Outside src/containerd a service calls the facades (containerd/tasks.ts, images.ts, ...) with ids and objects,
+// never a client's RPC with a request message, its raw streams, or the Any codec.
+const RPC_CLIENTS = 'containers|content|diff|events|images|introspection|leases|namespaces|snapshots|tasks|version';
+const facadesOnly = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/containerd/**'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...["[object.object.name='ctr']", "[object.object.property.name='ctr']"].map((ctr) => ({
+        selector: `MemberExpression[property.name=/^[A-Z]/][object.property.name=/^(${RPC_CLIENTS})$/]${ctr}`,
+        message: 'call a src/containerd facade, not the client\'s RPC (docs/architecture.md)',
+      })),
+      ...["[object.name='ctr']", "[object.property.name='ctr']"].map((ctr) => ({
+        selector: `MemberExpression[property.name=/^(raw|any|metadata|callOptions)$/]${ctr}`,
+        message: 'only src/containerd uses the client\'s raw streams, metadata and Any codec (docs/architecture.md)',
+      })),
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'src/containerd/gen/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
@@ -94,4 +115,5 @@ export default tseslint.config(
     },
   },
   ...layering,
+  facadesOnly,
 );

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Config } from './config';
 import type { Logger } from './log';
 import { Containerd } from './containerd/client';
-import { releaseOperationLeases } from './containerd/content';
+import { releaseOperationLeases } from './containerd/leases';
 import * as snapshotApi from './containerd/snapshots';
 import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
 import { createApp, Route } from './http/app';

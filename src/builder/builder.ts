@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
-import { withLease } from '../containerd/content';
+import * as leaseApi from '../containerd/leases';
 import { BerthError, invalidParameter } from '../errors';
 import { extractTar } from '../fs/extract';
 import { mountReadOnly, mountSnapshot, unmount } from '../fs/mounts';
@@ -117,8 +117,8 @@ export class BuildService {
     // Step snapshots (COPY/ADD/WORKDIR, COPY --from views) and leases of a build that was killed: the snapshots first,
     // through the API (one left to containerd's GC once its lease is gone can stay its parent's child: see daemon.ts).
     for (const key of await snapshotApi.keysMatching(this.d.ctr, SNAPSHOTTER, (k) => k.startsWith('berth-build-'))) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
-    for (const l of (await this.d.ctr.leases.List({ filters: [] })).leases) {
-      if (l.id.startsWith('berth-build')) await this.d.ctr.leases.Delete({ id: l.id, sync: false }).catch(() => undefined);
+    for (const id of await leaseApi.ids(this.d.ctr)) {
+      if (id.startsWith('berth-build')) await leaseApi.remove(this.d.ctr, id).catch(() => undefined);
     }
   }
 
@@ -586,7 +586,7 @@ export class BuildService {
     const key = `berth-build-${crypto.randomBytes(8).toString('hex')}`;
     const { dir: mnt, remove } = this.contexts.makeDir('mnt');
     try {
-      const id = await withLease(this.d.ctr, 'berth-build', async (lease) => {
+      const id = await leaseApi.withLease(this.d.ctr, 'berth-build', async (lease) => {
         const parent = st.image?.chainId ?? '';
         const prep = { mounts: await snapshotApi.prepare(this.d.ctr, SNAPSHOTTER, key, parent, { lease }) };
         try {

@@ -145,6 +145,12 @@ export class Containerd {
     });
   }
 
+  /** containerd's version and revision; throws when it does not answer within `timeoutMs`. */
+  async serverVersion(timeoutMs: number): Promise<{ version: string; revision: string }> {
+    const v = await this.version.Version({}, { timeoutMs });
+    return { version: v.version, revision: v.revision };
+  }
+
   /** Waits until containerd answers Version (used at start-up and after a reconnect). */
   async waitReady(timeoutMs: number): Promise<{ version: string; revision: string }> {
     const deadline = Date.now() + timeoutMs;

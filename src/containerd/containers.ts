@@ -6,17 +6,20 @@ import { OCI_SPEC_URL, packJSON, unpackJSON } from './any';
 import { ignoreNotFound } from './errors';
 import type { OciSpec } from '../types/config';
 
-/** A container record for runc (io.containerd.runc.v2) over the snapshot `snapshotKey`; its spec is set later. */
-export async function create(ctr: Containerd, c: { id: string; image: string; labels: Record<string, string>; snapshotter: string; snapshotKey: string }): Promise<void> {
+/**
+ * A container record for runc (io.containerd.runc.v2), over the snapshot `snapshotKey` when it has one; its spec is
+ * `spec`, or a placeholder set later.
+ */
+export async function create(ctr: Containerd, c: { id: string; labels: Record<string, string>; image?: string; snapshotter?: string; snapshotKey?: string; spec?: OciSpec }): Promise<void> {
   await ctr.containers.Create({
     container: {
       id: c.id,
-      image: c.image,
+      image: c.image ?? '',
       labels: c.labels,
       runtime: { name: 'io.containerd.runc.v2' },
-      spec: packJSON(OCI_SPEC_URL, { ociVersion: '1.0.2-dev' }),
-      snapshotter: c.snapshotter,
-      snapshot_key: c.snapshotKey,
+      spec: packJSON(OCI_SPEC_URL, c.spec ?? { ociVersion: '1.0.2-dev' }),
+      snapshotter: c.snapshotter ?? '',
+      snapshot_key: c.snapshotKey ?? '',
     },
   });
 }

@@ -1,6 +1,6 @@
-// Content store and lease helpers over the raw gRPC streams (cookbook §4, §10): Content.Write's
-// STAT/WRITE/COMMIT protocol (ALREADY_EXISTS is success, the duplicate COMMIT reply ignored, Abort on failure),
-// Content.Read into a buffer or a stream, and leases that expire on their own if berth dies.
+// The content facade (cookbook §4, §10): blobs by digest — Content.Write's STAT/WRITE/COMMIT protocol
+// (ALREADY_EXISTS is success, the duplicate COMMIT reply ignored, Abort on failure), Content.Read into a buffer or a
+// stream, a blob's size and labels read and set. Leases are in leases.ts.
 import * as crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Containerd, CallOpts } from './client';
@@ -129,24 +129,13 @@ export function sha256Digest(b: Buffer | string): string {
   return 'sha256:' + crypto.createHash('sha256').update(b).digest('hex');
 }
 
-/**
- * The leases of withLease operations a killed berth left (`<prefix>-<hex>`), deleted at start before anything runs:
- * otherwise they hold the snapshots and content of an interrupted create, pull, load, commit or build for an hour.
- */
-export async function releaseOperationLeases(ctr: Containerd, prefixes: string[]): Promise<string[]> {
-  const stale = (await ctr.leases.List({ filters: [] })).leases.map((l) => l.id).filter((id) => prefixes.some((p) => new RegExp(`^${p}-[0-9a-f]{16}$`).test(id)));
-  for (const id of stale) await ctr.leases.Delete({ id, sync: false }).catch(() => undefined);
-  return stale;
+/** A blob's size and labels; throws (NotFound) when the store has no such blob. */
+export async function info(ctr: Containerd, digest: string): Promise<{ size: number; labels: Record<string, string> }> {
+  const i = (await ctr.content.Info({ digest })).info;
+  return { size: Number(i?.size ?? 0), labels: i?.labels ?? {} };
 }
 
-/** Runs fn inside a fresh lease (expiring by itself after an hour if berth dies); the lease is deleted after. */
-export async function withLease<T>(ctr: Containerd, prefix: string, fn: (lease: string) => Promise<T>): Promise<T> {
-  const id = `${prefix}-${crypto.randomBytes(8).toString('hex')}`;
-  const expire = new Date(Date.now() + 3600_000).toISOString();
-  await ctr.leases.Create({ id, labels: { 'containerd.io/gc.expire': expire } });
-  try {
-    return await fn(id);
-  } finally {
-    await ctr.leases.Delete({ id, sync: false }).catch(() => undefined);
-  }
+/** Sets these labels on a blob (others are kept). */
+export async function setLabels(ctr: Containerd, digest: string, labels: Record<string, string>, o: CallOpts = {}): Promise<void> {
+  await ctr.content.Update({ info: { digest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, o);
 }

@@ -1,7 +1,7 @@
 // The snapshot facade: a snapshotter's snapshots by key, as services use them (prepare, view, commit, mounts,
-// usage, remove), under a lease when one is given. Services never see a request message.
+// usage, remove, the names listed), under a lease when one is given. Services never see a request message.
 import type { Containerd } from './client';
-import { ignoreNotFound } from './errors';
+import { fromGrpcError, ignoreNotFound } from './errors';
 import type { Mount__Output } from './gen/containerd/types/Mount';
 
 interface Opts {
@@ -55,5 +55,16 @@ export function keysMatching(ctr: Containerd, snapshotter: string, match: (key: 
     list.on('data', (m: { info: { name: string }[] }) => out.push(...m.info.map((i) => i.name).filter(match)));
     list.on('error', () => resolve(out));
     list.on('end', () => resolve(out));
+  });
+}
+
+/** The names (keys) of every snapshot of the snapshotter. */
+export function names(ctr: Containerd, snapshotter: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const out: string[] = [];
+    const call = ctr.raw.snapshots.List({ snapshotter, filters: [] }, ctr.metadata());
+    call.on('data', (m: { info: { name: string }[] }) => out.push(...m.info.map((i) => i.name)));
+    call.on('error', (err) => reject(fromGrpcError(err)));
+    call.on('end', () => resolve(out));
   });
 }

@@ -85,6 +85,11 @@ export async function pids(ctr: Containerd, id: string): Promise<number[]> {
   return (await ctr.tasks.ListPids({ container_id: id })).processes.map((p) => p.pid);
 }
 
+/** The task's status (RUNNING, STOPPED, ...); throws (NotFound) when there is no task. */
+export async function status(ctr: Containerd, id: string): Promise<string> {
+  return String((await ctr.tasks.Get({ container_id: id })).process?.status ?? '');
+}
+
 /** Every task of the namespace. */
 export async function list(ctr: Containerd): Promise<Process__Output[]> {
   return (await ctr.tasks.List({ filter: '' })).tasks;

@@ -2,6 +2,7 @@
 // (OOM kills, and task exits as a second source next to Tasks.Wait). Reconnects with backoff when containerd
 // restarts or the stream breaks.
 import type { Containerd } from '../containerd/client';
+import { subscribeTaskEvents } from '../containerd/events';
 import type { Logger } from '../log';
 import { fromProtoTime } from '../translate/time';
 
@@ -20,30 +21,29 @@ export class EventBridge {
 
   start(): void {
     if (this.stopped) return;
-    const stream = this.ctr.raw.events.Subscribe({ filters: [`namespace==${this.ctr.namespace},topic~="^/tasks/"`] }, this.ctr.metadata());
-    this.call = stream;
-    stream.on('data', (env: { topic: string; event: { type_url: string; value: Buffer } }) => {
-      this.backoff = 100;
-      try {
-        if (env.topic === '/tasks/oom') {
-          const ev = this.ctr.any.unpack<{ container_id: string }>(env.event);
-          if (ev?.container_id) this.handlers.onOOM(ev.container_id);
-        } else if (env.topic === '/tasks/exit' && this.handlers.onExit) {
-          const ev = this.ctr.any.unpack<{ container_id: string; id: string; pid: number; exit_status: number; exited_at: unknown }>(env.event);
-          if (ev && ev.container_id && ev.id === ev.container_id) this.handlers.onExit(ev.container_id, ev.pid, ev.exit_status, fromProtoTime(ev.exited_at as never));
-        }
-      } catch (err) {
-        this.logger.warn('cannot decode containerd event', { topic: env.topic, err: String(err) });
-      }
-    });
     const again = () => {
       if (this.stopped) return;
       this.call = undefined;
       setTimeout(() => this.start(), this.backoff).unref();
       this.backoff = Math.min(this.backoff * 2, 5000);
     };
-    stream.on('error', again);
-    stream.on('end', again);
+    this.call = subscribeTaskEvents(this.ctr, {
+      event: (topic, payload) => {
+        this.backoff = 100;
+        try {
+          if (topic === '/tasks/oom') {
+            const ev = payload<{ container_id: string }>();
+            if (ev?.container_id) this.handlers.onOOM(ev.container_id);
+          } else if (topic === '/tasks/exit' && this.handlers.onExit) {
+            const ev = payload<{ container_id: string; id: string; pid: number; exit_status: number; exited_at: unknown }>();
+            if (ev && ev.container_id && ev.id === ev.container_id) this.handlers.onExit(ev.container_id, ev.pid, ev.exit_status, fromProtoTime(ev.exited_at as never));
+          }
+        } catch (err) {
+          this.logger.warn('cannot decode containerd event', { topic, err: String(err) });
+        }
+      },
+      closed: again,
+    });
   }
 
   close(): void {

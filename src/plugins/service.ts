@@ -11,9 +11,13 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Containerd } from '../containerd/client';
-import { OCI_SPEC_URL, packJSON } from '../containerd/any';
+import * as containerApi from '../containerd/containers';
+import * as diffApi from '../containerd/diff';
+import * as leaseApi from '../containerd/leases';
+import * as snapshotApi from '../containerd/snapshots';
+import * as taskApi from '../containerd/tasks';
 import { sha256Digest, writeBlob } from '../containerd/content';
-import { ignoreNotFound, isGrpcNotFound } from '../containerd/errors';
+import { isGrpcNotFound } from '../containerd/errors';
 import { conflict, notFound, systemError } from '../errors';
 import type { Logger } from '../log';
 import { RegistryClient } from '../registry/client';
@@ -152,7 +156,7 @@ export class PluginService implements ManagedDriverSource {
     const rec: PluginRecord = { Id: id, Name: name, Tag: tag, Reference: familiarName(ref), Config: fetched.config, ConfigDigest: fetched.configDigest, Layers: fetched.layers, Enabled: false };
     progress({ status: `Digest: ${fetched.manifest.digest}` });
     const lease = `berth-plugin-${id}`;
-    await this.d.ctr.leases.Create({ id: lease, labels: {} });
+    await leaseApi.create(this.d.ctr, lease);
     try {
       let parent = '';
       for (const [i, l] of rec.Layers.entries()) {
@@ -161,14 +165,14 @@ export class PluginService implements ManagedDriverSource {
         progress({ status: 'Download complete', progressDetail: {}, id: sid });
         const key = `berth-plugin-${id}-extract-${i}`;
         const name_ = `berth-plugin-${id}-layer-${i}`;
-        const { mounts } = await this.d.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key, parent, labels: {} }, { lease });
-        await this.d.ctr.diff.Apply({ diff: { media_type: l.mediaType, digest: l.digest, size: String(l.size) }, mounts }, { lease });
-        await this.d.ctr.snapshots.Commit({ snapshotter: SNAPSHOTTER, name: name_, key, labels: {} }, { lease });
+        const mounts = await snapshotApi.prepare(this.d.ctr, SNAPSHOTTER, key, parent, { lease });
+        await diffApi.apply(this.d.ctr, l, mounts, lease);
+        await snapshotApi.commit(this.d.ctr, SNAPSHOTTER, name_, key, { lease });
         parent = name_;
         progress({ status: 'Complete', progressDetail: {}, id: sid });
       }
       // the plugin's own root: a read-write snapshot over its layers, kept across disable and enable
-      await this.d.ctr.snapshots.Prepare({ snapshotter: SNAPSHOTTER, key: `berth-plugin-${id}`, parent, labels: {} }, { lease });
+      await snapshotApi.prepare(this.d.ctr, SNAPSHOTTER, `berth-plugin-${id}`, parent, { lease });
       await this.save(rec);
     } catch (err) {
       await this.dropStorage(rec);
@@ -190,8 +194,8 @@ export class PluginService implements ManagedDriverSource {
   /** Snapshots, the lease (so containerd collects the blobs) and berth's folder. */
   private async dropStorage(p: PluginRecord): Promise<void> {
     const snaps = [`berth-plugin-${p.Id}`, ...p.Layers.map((_l, i) => `berth-plugin-${p.Id}-layer-${i}`).reverse(), ...p.Layers.map((_l, i) => `berth-plugin-${p.Id}-extract-${i}`)];
-    for (const key of snaps) await ignoreNotFound(() => this.d.ctr.snapshots.Remove({ snapshotter: SNAPSHOTTER, key })).catch(() => undefined);
-    await this.d.ctr.leases.Delete({ id: `berth-plugin-${p.Id}`, sync: false }).catch(() => undefined);
+    for (const key of snaps) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
+    await leaseApi.remove(this.d.ctr, `berth-plugin-${p.Id}`).catch(() => undefined);
     await fs.promises.rm(this.dir(p), { recursive: true, force: true });
   }
 
@@ -223,7 +227,7 @@ export class PluginService implements ManagedDriverSource {
     const target = this.rootfs(p);
     await fs.promises.mkdir(target, { recursive: true });
     if (await this.isMounted(target)) return;
-    const { mounts } = await this.d.ctr.snapshots.Mounts({ snapshotter: SNAPSHOTTER, key: `berth-plugin-${p.Id}` });
+    const mounts = await snapshotApi.mounts(this.d.ctr, SNAPSHOTTER, `berth-plugin-${p.Id}`);
     const m = mounts[0];
     if (!m) throw systemError(`no mounts for plugin ${p.Id}`);
     if (m.type === 'bind') await execFileP('mount', ['--bind', m.source, target]);
@@ -244,8 +248,7 @@ export class PluginService implements ManagedDriverSource {
 
   private async taskRunning(p: PluginRecord): Promise<boolean> {
     try {
-      const t = await this.d.ctr.tasks.Get({ container_id: taskId(p.Id) });
-      return t.process?.status === 'RUNNING';
+      return (await taskApi.status(this.d.ctr, taskId(p.Id))) === 'RUNNING';
     } catch (err) {
       if (isGrpcNotFound(err)) return false;
       throw err;
@@ -255,14 +258,14 @@ export class PluginService implements ManagedDriverSource {
   private async stopTask(p: PluginRecord): Promise<void> {
     const id = taskId(p.Id);
     if (await this.taskRunning(p)) {
-      const waited = this.d.ctr.tasks.Wait({ container_id: id }).catch(() => undefined);
-      await this.d.ctr.tasks.Kill({ container_id: id, signal: 15, all: false }).catch(() => undefined);
+      const waited = taskApi.wait(this.d.ctr, id).catch(() => undefined);
+      await taskApi.kill(this.d.ctr, id, 15).catch(() => undefined);
       const done = await Promise.race([waited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
-      if (!done) await this.d.ctr.tasks.Kill({ container_id: id, signal: 9, all: true }).catch(() => undefined);
+      if (!done) await taskApi.kill(this.d.ctr, id, 9, { all: true }).catch(() => undefined);
       await waited;
     }
-    await ignoreNotFound(() => this.d.ctr.tasks.Delete({ container_id: id })).catch(() => undefined);
-    await ignoreNotFound(() => this.d.ctr.containers.Delete({ id })).catch(() => undefined);
+    await taskApi.remove(this.d.ctr, id).catch(() => undefined);
+    await containerApi.remove(this.d.ctr, id).catch(() => undefined);
   }
 
   /** Starts the plugin's task and waits for its socket and Plugin.Activate, as the engine does. */
@@ -278,11 +281,11 @@ export class PluginService implements ManagedDriverSource {
     await fs.promises.rm(sock, { force: true });
     const spec = toPluginSpec({ id: p.Id, config: p.Config, rootfs: this.rootfs(p), socketDir: sockDir, propagatedDir: p.Config.PropagatedMount ? path.join(this.dir(p), 'propagated-mount') : undefined, cgroupsPath: `${this.d.cgroupParent}/${id}` });
     const log = path.join(this.dir(p), 'plugin.log');
-    await this.d.ctr.containers.Create({ container: { id, labels: { 'berth.plugin': p.Id }, runtime: { name: 'io.containerd.runc.v2' }, spec: packJSON(OCI_SPEC_URL, spec) } });
+    await containerApi.create(this.d.ctr, { id, labels: { 'berth.plugin': p.Id }, spec });
     try {
-      await this.d.ctr.tasks.Create({ container_id: id, stdout: `file://${log}`, stderr: `file://${log}`, terminal: false });
-      const exited = this.d.ctr.tasks.Wait({ container_id: id }).then((w) => w.exit_status, () => undefined);
-      await this.d.ctr.tasks.Start({ container_id: id });
+      await taskApi.create(this.d.ctr, id, [], { stdin: '', stdout: `file://${log}`, stderr: `file://${log}`, terminal: false });
+      const exited = taskApi.wait(this.d.ctr, id).then((w) => w.exitStatus, () => undefined);
+      await taskApi.start(this.d.ctr, id);
       await this.waitSocket(sock, exited, p);
       const client = new PluginClient({ network: 'unix', address: sock }, this.timings);
       await client.call('Plugin.Activate', {}, { timeout: 'long', retry: true });
@@ -372,9 +375,8 @@ export class PluginService implements ManagedDriverSource {
    * Leases and snapshots of installs that never finished are removed.
    */
   async restore(): Promise<void> {
-    const { leases } = await this.d.ctr.leases.List({ filters: [] });
-    for (const l of leases) {
-      const m = /^berth-plugin-([a-f0-9]{64})$/.exec(l.id);
+    for (const lease of await leaseApi.ids(this.d.ctr)) {
+      const m = /^berth-plugin-([a-f0-9]{64})$/.exec(lease);
       if (m && !this.plugins.has(m[1])) await this.dropStorage({ Id: m[1], Layers: Array.from({ length: 32 }, () => ({ mediaType: '', digest: '', size: 0 })) } as PluginRecord);
     }
     for (const p of this.plugins.values()) {

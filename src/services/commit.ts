@@ -5,7 +5,8 @@ import type { Containerd } from '../containerd/client';
 import * as diffApi from '../containerd/diff';
 import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
-import { readBlob, withLease } from '../containerd/content';
+import { info as blobInfo, readBlob } from '../containerd/content';
+import { withLease } from '../containerd/leases';
 import { conflict } from '../errors';
 import { familiarName, fullName, parseReference, withDefaultTag, withTag } from '../translate/reference';
 import { applyChanges } from '../translate/request/changes';
@@ -56,8 +57,8 @@ export class CommitService {
     const left = parent ? await snapshotApi.view(this.ctr, SNAPSHOTTER, viewKey, parent, { lease }) : [];
     try {
       const layer = (await diffApi.diff(this.ctr, left, right, { mediaType: MT_LAYER_GZIP, ref: `berth-commit-${key}`, lease }))!;
-      const info = await this.ctr.content.Info({ digest: layer.digest });
-      const diffId = info.info?.labels?.['containerd.io/uncompressed'] ?? layer.digest;
+      const info = await blobInfo(this.ctr, layer.digest);
+      const diffId = info.labels['containerd.io/uncompressed'] ?? layer.digest;
       return { layer: { mediaType: MT_LAYER_GZIP, digest: layer.digest, size: layer.size }, diffId };
     } finally {
       if (parent) await snapshotApi.remove(this.ctr, SNAPSHOTTER, viewKey).catch(() => undefined);

@@ -12,7 +12,7 @@ import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
-import { withLease } from '../containerd/content';
+import { withLease } from '../containerd/leases';
 import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';

@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as diffApi from '../containerd/diff';
 import * as snapshotApi from '../containerd/snapshots';
-import { readBlob, sha256Digest, writeBlob } from '../containerd/content';
+import { info as blobInfo, readBlob, setLabels, sha256Digest, writeBlob } from '../containerd/content';
+import * as imageApi from '../containerd/images';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
 import { contentSize } from '../fs/usage';
@@ -15,7 +16,6 @@ import { layerDirs, MountLike } from './rootfs';
 import { danglingName, familiarName, familiarNames, fullName, isDanglingName, isFullId, parseReference, Reference, withDefaultTag } from '../translate/reference';
 import { ImageImporter } from './image-import';
 import { chainIds, LayerDesc, LoadProgress, shortId } from './image-format';
-import type { Image__Output } from '../containerd/gen/containerd/services/images/v1/Image';
 import type { ContainerStore } from '../store/containers';
 import type { EventPublisher } from '../types/event';
 import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
@@ -84,9 +84,9 @@ export class ImageService {
     return c;
   }
 
-  private async allImages(): Promise<{ image: Image__Output; id: string }[]> {
-    const { images } = await this.ctr.images.List({ filters: [] });
-    const out: { image: Image__Output; id: string }[] = [];
+  private async allImages(): Promise<{ image: imageApi.ImageRecord; id: string }[]> {
+    const images = await imageApi.list(this.ctr);
+    const out: { image: imageApi.ImageRecord; id: string }[] = [];
     await Promise.all(
       images.map(async (image) => {
         try {
@@ -100,7 +100,7 @@ export class ImageService {
     return out;
   }
 
-  private async build(id: string, images: Image__Output[]): Promise<ResolvedImage> {
+  private async build(id: string, images: imageApi.ImageRecord[]): Promise<ResolvedImage> {
     const config = await this.config(id);
     const names = images.map((i) => i.name);
     const diffIds = config.rootfs?.diff_ids ?? [];
@@ -163,7 +163,7 @@ export class ImageService {
 
   async list(): Promise<ResolvedImage[]> {
     const all = await this.allImages();
-    const groups = new Map<string, Image__Output[]>();
+    const groups = new Map<string, imageApi.ImageRecord[]>();
     for (const a of all) groups.set(a.id, [...(groups.get(a.id) ?? []), a.image]);
     const out = await Promise.all([...groups].map(([id, imgs]) => this.build(id, imgs)));
     return out.sort((a, b) => (b.created > a.created ? 1 : b.created < a.created ? -1 : 0));
@@ -174,8 +174,8 @@ export class ImageService {
     const m = await this.manifest(img.manifestDigest);
     return Promise.all(
       m.layers.map(async (l) => {
-        const info = await this.ctr.content.Info({ digest: l.digest }).catch(() => undefined);
-        return layerSize(info?.info?.labels, l.size);
+        const info = await blobInfo(this.ctr, l.digest).catch(() => undefined);
+        return layerSize(info?.labels, l.size);
       }),
     );
   }
@@ -214,7 +214,7 @@ export class ImageService {
     const snapLabel = `containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`;
     await writeBlob(this.ctr, o.configBytes, { ref: `berth-config-${configDigest}`, expected: configDigest, total: o.configBytes.length, lease, labels: chain.length ? { [snapLabel]: chain[chain.length - 1] } : {} });
     // Make sure the config label is there even when the blob already existed.
-    await this.ctr.content.Update({ info: { digest: configDigest, labels: { [snapLabel]: chain[chain.length - 1] ?? '' } }, update_mask: { paths: [`labels.${snapLabel}`] } }, { lease });
+    await setLabels(this.ctr, configDigest, { [snapLabel]: chain[chain.length - 1] ?? '' }, { lease });
     const manifest = o.manifest ?? {
       mediaType: MT_MANIFEST,
       bytes: Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: MT_MANIFEST, config: { mediaType: MT_CONFIG, digest: configDigest, size: o.configBytes.length }, layers: o.layers })),
@@ -223,13 +223,13 @@ export class ImageService {
     const labels: Record<string, string> = { 'containerd.io/gc.ref.content.config': configDigest };
     o.layers.forEach((l, i) => (labels[`containerd.io/gc.ref.content.l.${i}`] = l.digest));
     await writeBlob(this.ctr, manifest.bytes, { ref: `berth-manifest-${manifestDigest}`, expected: manifestDigest, total: manifest.bytes.length, lease, labels });
-    await this.ctr.content.Update({ info: { digest: manifestDigest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, { lease });
+    await setLabels(this.ctr, manifestDigest, labels, { lease });
     const target = { media_type: manifest.mediaType, digest: manifestDigest, size: String(manifest.bytes.length) };
     const names = o.names.length ? o.names : [danglingName(configDigest)];
     const imageLabels: Record<string, string> = { [LABEL_SIZE]: String(size), ...(o.parent ? { [LABEL_PARENT]: o.parent } : {}) };
     for (const name of names) await this.setName(name, target, imageLabels, configDigest, lease);
     // An image that gains a tag is no longer dangling.
-    if (o.names.length) await this.ctr.images.Delete({ name: danglingName(configDigest), sync: false }).catch(() => undefined);
+    if (o.names.length) await imageApi.remove(this.ctr, danglingName(configDigest)).catch(() => undefined);
     return { id: configDigest, size, manifestDigest, manifestSize: manifest.bytes.length };
   }
 
@@ -252,7 +252,7 @@ export class ImageService {
   /** Whether the content store has a blob. */
   async hasBlob(digest: string): Promise<boolean> {
     try {
-      await this.ctr.content.Info({ digest });
+      await blobInfo(this.ctr, digest);
       return true;
     } catch (err) {
       if (isGrpcNotFound(err)) return false;
@@ -264,15 +264,15 @@ export class ImageService {
   async manifestOf(img: ResolvedImage): Promise<{ bytes: Buffer; mediaType: string; configDigest: string; layers: LayerDesc[] }> {
     const bytes = await readBlob(this.ctr, img.manifestDigest);
     const m = JSON.parse(bytes.toString('utf8'));
-    const head = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+    const head = await imageApi.get(this.ctr, img.names[0]);
     return { bytes, mediaType: head.target?.media_type || m.mediaType || MT_MANIFEST, configDigest: m.config.digest, layers: m.layers };
   }
 
   private async unpackLayer(desc: { mediaType: string; digest: string; size: number }, diffId: string, chainId: string, parent: string, lease: string): Promise<number> {
     try {
       await snapshotApi.stat(this.ctr, SNAPSHOTTER, chainId, { lease });
-      const info = await this.ctr.content.Info({ digest: desc.digest }).catch(() => undefined);
-      return layerSize(info?.info?.labels, desc.size);
+      const info = await blobInfo(this.ctr, desc.digest).catch(() => undefined);
+      return layerSize(info?.labels, desc.size);
     } catch (err) {
       if (!isGrpcNotFound(err)) throw err;
     }
@@ -294,40 +294,40 @@ export class ImageService {
     }
     const unpacked = Number(applied.size);
     const labels = { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(unpacked), [LABEL_FILES_SIZE]: String(filesSize) };
-    await this.ctr.content.Update({ info: { digest: desc.digest, labels }, update_mask: { paths: Object.keys(labels).map((k) => `labels.${k}`) } }, { lease });
+    await setLabels(this.ctr, desc.digest, labels, { lease });
     return filesSize;
   }
 
   /** Points a name at a manifest; an image that loses its last name this way is kept as dangling. */
   private async setName(name: string, target: { media_type: string; digest: string; size: string }, labels: Record<string, string>, newId: string, lease?: string): Promise<void> {
-    let previous: Image__Output | undefined;
+    let previous: imageApi.ImageRecord | undefined;
     try {
-      previous = (await this.ctr.images.Get({ name })).image ?? undefined;
+      previous = await imageApi.get(this.ctr, name);
     } catch (err) {
       if (!isGrpcNotFound(err)) throw err;
     }
     if (previous) {
       if (previous.target?.digest === target.digest) return;
-      await this.ctr.images.Update({ image: { name, labels, target }, update_mask: { paths: ['target', 'labels'] } }, { lease });
+      await imageApi.update(this.ctr, { name, labels, target }, lease);
       const oldId = (await this.manifest(previous.target!.digest)).configDigest;
       if (oldId !== newId && !(await this.allImages()).some((a) => a.id === oldId)) {
-        await this.ctr.images.Create({ image: { name: danglingName(oldId), labels: previous.labels, target: previous.target } }, { lease }).catch(() => undefined);
+        await imageApi.create(this.ctr, { name: danglingName(oldId), labels: previous.labels ?? {}, target: previous.target! }, lease).catch(() => undefined);
       }
       return;
     }
     try {
-      await this.ctr.images.Create({ image: { name, labels, target } }, { lease });
+      await imageApi.create(this.ctr, { name, labels, target }, lease);
     } catch (err) {
       if (!isGrpcAlreadyExists(err)) throw err;
-      await this.ctr.images.Update({ image: { name, labels, target }, update_mask: { paths: ['target', 'labels'] } }, { lease });
+      await imageApi.update(this.ctr, { name, labels, target }, lease);
     }
   }
 
   /** Adds a tag (used by the tag endpoint and by commit/pull). */
   async tag(image: ResolvedImage, ref: Reference): Promise<void> {
-    const first = (await this.ctr.images.Get({ name: image.names[0] })).image!;
+    const first = await imageApi.get(this.ctr, image.names[0]);
     await this.setName(fullName(ref), first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: rfc3339Nano(now()) }, image.id);
-    await this.ctr.images.Delete({ name: danglingName(image.id), sync: false }).catch(() => undefined);
+    await imageApi.remove(this.ctr, danglingName(image.id)).catch(() => undefined);
     this.deps.events.publish('image', 'tag', image.id, { name: familiarName(ref) });
   }
 
@@ -346,7 +346,7 @@ export class ImageService {
     }
     const out: DeleteResult[] = [];
     const untag = async (name: string) => {
-      await this.ctr.images.Delete({ name, sync: false });
+      await imageApi.remove(this.ctr, name);
       const familiar = familiarName(parseReference(name));
       out.push({ Untagged: familiar });
       // The reference names the image by its id in an untag event, not by the name removed.
@@ -371,19 +371,19 @@ export class ImageService {
         throw conflict(`conflict: unable to delete ${shortId(img.id)} (must be forced) - image is being used by stopped container ${shortId(users[0].id)}`);
       }
       // Forced with containers using it: untag only, keep the image for them (as the engine does).
-      const kept = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+      const kept = await imageApi.get(this.ctr, img.names[0]);
       for (const t of tags) await untag(t);
       if (tags.length) await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
       return out;
     }
     if (hasChildren) {
-      const kept = (await this.ctr.images.Get({ name: img.names[0] })).image!;
+      const kept = await imageApi.get(this.ctr, img.names[0]);
       for (const t of tags) await untag(t);
       await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
       return out;
     }
     for (const t of tags) await untag(t);
-    for (const n of img.names.filter(isDanglingName)) await this.ctr.images.Delete({ name: n, sync: false }).catch(() => undefined);
+    for (const n of img.names.filter(isDanglingName)) await imageApi.remove(this.ctr, n).catch(() => undefined);
     out.push({ Deleted: img.id });
     const parent = img.parent ? await this.resolve(img.parent).catch(() => undefined) : undefined;
     // The layers this image added (a parent's stay with the parent).

@@ -3,7 +3,8 @@
 // under a lease, then unpacked by the image service's storeImage.
 import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
-import { readBlobStream, sha256Digest, withLease, writeBlob } from '../containerd/content';
+import { readBlobStream, sha256Digest, writeBlob } from '../containerd/content';
+import { withLease } from '../containerd/leases';
 import { invalidParameter } from '../errors';
 import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../translate/reference';
 import { Manifest, MT, RegistryClient, RegistryError } from '../registry/client';

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Containerd } from '../containerd/client';
-import { readBlobStream } from '../containerd/content';
+import { info as blobInfo, readBlobStream } from '../containerd/content';
 import { familiarName, familiarRepo, isFullId, parseReference, withDefaultTag } from '../translate/reference';
 import { ImageService } from './images';
 import type { EventPublisher } from '../types/event';
@@ -103,8 +103,8 @@ export class SaveService {
   /** One layer as an uncompressed tar entry: gzip layers are inflated on the way (their size is known from unpack). */
   private async layerEntry(pack: tar.Pack, name: string, l: { digest: string; size: number; mediaType: string }): Promise<void> {
     const gz = /gzip/.test(l.mediaType);
-    const info = await this.ctr.content.Info({ digest: l.digest });
-    let size = gz ? Number(info.info?.labels?.['berth.uncompressed-size'] ?? -1) : l.size;
+    const info = await blobInfo(this.ctr, l.digest);
+    let size = gz ? Number(info.labels['berth.uncompressed-size'] ?? -1) : l.size;
     if (size < 0) {
       // unpacked from another blob of the same content: count the inflated bytes once
       size = 0;

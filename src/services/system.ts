@@ -76,7 +76,7 @@ export class SystemService {
 
   async version(): Promise<VersionInfo> {
     if (this.versionCache) return this.versionCache;
-    const ctd = await this.deps.ctr.version.Version({}, { timeoutMs: 5000 }).catch(() => ({ version: '', revision: '' }));
+    const ctd = await this.deps.ctr.serverVersion(5000).catch(() => ({ version: '', revision: '' }));
     let runc = { version: '', commit: '' };
     try {
       const { stdout } = await execFileP('runc', ['--version']);

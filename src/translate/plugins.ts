@@ -1,4 +1,5 @@
 // Pure shaping for managed plugins: the config's privileges, the 1.24 Plugin object, the plugin's OCI spec.
+import type { OciMount, OciSpec } from '../types/config';
 import type { PluginConfig, PluginPrivilege, PluginRecord } from '../types/plugin';
 
 export const PLUGIN_CONFIG_MEDIA_TYPE = 'application/vnd.docker.plugin.v1+json';
@@ -68,11 +69,11 @@ export interface PluginSpecInput {
 }
 
 /** The OCI runtime spec of a plugin's task: entrypoint, env, args, cwd, capabilities, mounts, devices, network. */
-export function toPluginSpec(i: PluginSpecInput): Record<string, unknown> {
+export function toPluginSpec(i: PluginSpecInput): OciSpec {
   const c = i.config;
   const caps = [...new Set([...PLUGIN_DEFAULT_CAPS, ...(c.Linux?.Capabilities ?? [])])];
   const env = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', ...(c.Env ?? []).filter((e) => e.Value !== undefined && e.Value !== null).map((e) => `${e.Name}=${e.Value}`)];
-  const mounts: Record<string, unknown>[] = [
+  const mounts: OciMount[] = [
     { destination: '/proc', type: 'proc', source: 'proc', options: ['nosuid', 'noexec', 'nodev'] },
     { destination: '/dev', type: 'tmpfs', source: 'tmpfs', options: ['nosuid', 'strictatime', 'mode=755', 'size=65536k'] },
     { destination: '/dev/pts', type: 'devpts', source: 'devpts', options: ['nosuid', 'noexec', 'newinstance', 'ptmxmode=0666', 'mode=0620', 'gid=5'] },
@@ -83,8 +84,8 @@ export function toPluginSpec(i: PluginSpecInput): Record<string, unknown> {
   if (i.propagatedDir && c.PropagatedMount) mounts.push({ destination: c.PropagatedMount, type: 'bind', source: i.propagatedDir, options: ['rbind', 'rshared'] });
   for (const m of c.Mounts ?? []) if (m.Source) mounts.push({ destination: m.Destination, type: m.Type || 'bind', source: m.Source, options: m.Options?.length ? m.Options : ['rbind', 'rprivate'] });
   // devices are bound from the host (their paths are privileges the user accepted) and allowed in the cgroup
-  const devices = (c.Linux?.Devices ?? []).filter((d) => d.Path);
-  for (const d of devices) mounts.push({ destination: d.Path, type: 'bind', source: d.Path, options: ['rbind', 'rprivate'] });
+  const devices = (c.Linux?.Devices ?? []).flatMap((d) => (d.Path ? [d.Path] : []));
+  for (const d of devices) mounts.push({ destination: d, type: 'bind', source: d, options: ['rbind', 'rprivate'] });
   const allowAll = !!c.Linux?.AllowAllDevices || devices.length > 0;
   const namespaces = [{ type: 'pid' }, { type: 'ipc' }, { type: 'uts' }, { type: 'mount' }, ...(c.Network?.Type === 'host' ? [] : [{ type: 'network' }])];
   return {

@@ -1,0 +1,42 @@
+// The image facade: containerd's image records (a name pointing at a manifest descriptor, with labels) as services
+// use them — listed, read, created, re-pointed, deleted — under a lease when one is given. Services never see a
+// request message.
+import type { Containerd } from './client';
+import type { Descriptor } from './gen/containerd/types/Descriptor';
+import type { Image__Output } from './gen/containerd/services/images/v1/Image';
+
+export type ImageRecord = Image__Output;
+
+/** What a name is made to point at: the manifest's descriptor and the record's labels. */
+export interface ImageSpec {
+  name: string;
+  labels: Record<string, string>;
+  target: Descriptor;
+}
+
+const call = (lease?: string) => (lease ? { lease } : undefined);
+
+/** Every image record of the namespace. */
+export async function list(ctr: Containerd): Promise<ImageRecord[]> {
+  return (await ctr.images.List({ filters: [] })).images;
+}
+
+/** The record named `name`; throws (NotFound) when there is none. */
+export async function get(ctr: Containerd, name: string): Promise<ImageRecord> {
+  return (await ctr.images.Get({ name })).image!;
+}
+
+/** A new record; throws (AlreadyExists) when the name is taken. */
+export async function create(ctr: Containerd, image: ImageSpec, lease?: string): Promise<void> {
+  await ctr.images.Create({ image }, call(lease));
+}
+
+/** Points an existing name at `target` with `labels` (both replaced). */
+export async function update(ctr: Containerd, image: ImageSpec, lease?: string): Promise<void> {
+  await ctr.images.Update({ image, update_mask: { paths: ['target', 'labels'] } }, call(lease));
+}
+
+/** Deletes the record (asynchronous garbage collection); throws (NotFound) when there is none. */
+export async function remove(ctr: Containerd, name: string): Promise<void> {
+  await ctr.images.Delete({ name, sync: false });
+}
