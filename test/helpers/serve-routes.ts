@@ -12,17 +12,19 @@ export interface Answer {
 }
 
 export interface Served {
+  port: number;
   request(method: string, path: string, body?: string | Buffer, headers?: Record<string, string>): Promise<Answer>;
   close(): Promise<void>;
 }
 
-export async function serveRoutes(routes: Route[]): Promise<Served> {
-  const app = createApp({ routes, serverVersion: '0.0.0-test' });
+export async function serveRoutes(routes: Route[], o: { serverVersion?: string } = {}): Promise<Served> {
+  const app = createApp({ routes, serverVersion: o.serverVersion ?? '0.0.0-test' });
   const server = http.createServer(app);
   attachUpgrade(server, app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
   return {
+    port,
     request: (method, path, body, headers = {}) =>
       new Promise((resolve, reject) => {
         const r = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {

@@ -1,15 +1,12 @@
 // The HTTP plumbing over a real socket with fake routes: status, headers and exact body bytes.
-import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createApp, Route } from '../../src/http/app';
+import type { Route } from '../../src/http/app';
 import { readJSON, queryBool, queryFilters, queryInt } from '../../src/http/query';
 import { writeJSON } from '../../src/http/respond';
 import { conflict, notModified } from '../../src/errors';
-import { attachUpgrade } from '../../src/http/server';
 import { hijack } from '../../src/http/hijack';
+import { serveRoutes, Served } from '../helpers/serve-routes';
 
-let server: http.Server;
-let port: number;
+let s: Served;
 
 const routes: Route[] = [
   { method: 'get', path: '/echo/:id', handler: (req, res) => writeJSON(res, 200, { id: req.params.id, v: req.apiVersion, all: queryBool(req, 'all'), n: queryInt(req, 'n', 7) }) },
@@ -22,27 +19,10 @@ const routes: Route[] = [
   { method: 'post', path: '/hijack-common', handler: (req, res) => { const h = hijack(req, res, undefined, { commonHeaders: true }); h.stream.write('hello'); h.stream.end(); } },
 ];
 
-beforeAll(async () => {
-  const app = createApp({ routes, serverVersion: '9.9.9' });
-  server = http.createServer(app);
-  attachUpgrade(server, app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+beforeAll(async () => (s = await serveRoutes(routes, { serverVersion: '9.9.9' })));
+afterAll(() => s.close());
 
-function req(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const r = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    r.on('error', reject);
-    if (body !== undefined) r.write(body);
-    r.end();
-  });
-}
+const req = (method: string, path: string, body?: string, headers: Record<string, string> = {}) => s.request(method, path, body, headers);
 
 describe('versioned HTTP plumbing', () => {
   test('the prefix sets the version; no prefix is 1.24', async () => {
@@ -110,10 +90,10 @@ describe('versioned HTTP plumbing', () => {
   const raw = async (request: string): Promise<string> => {
     const net = await import('node:net');
     return new Promise<string>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => s.write(request));
+      const c = net.connect(s.port, '127.0.0.1', () => c.write(request));
       let buf = '';
-      s.on('data', (c) => (buf += c));
-      s.on('end', () => resolve(buf));
+      c.on('data', (d) => (buf += d));
+      c.on('end', () => resolve(buf));
     });
   };
   const UPGRADE = 'Connection: Upgrade\r\nUpgrade: tcp\r\n';

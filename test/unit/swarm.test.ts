@@ -1,9 +1,6 @@
 // Swarm mode without a cluster: the handlers over a real socket with a fake backend (status, headers, bodies), the
 // pure request checks and shapes, and the CA's tokens and certificates.
-import * as http from 'node:http';
 import * as crypto from 'node:crypto';
-import { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
 import { swarmRoutes, SwarmBackend } from '../../src/handlers/swarm';
 import { nodeRoutes, NodesBackend } from '../../src/handlers/nodes';
 import { conflict, notAcceptable } from '../../src/errors';
@@ -12,6 +9,7 @@ import { nodeFilter, parseNodeSpec, parseVersion, resolveSwarmAddrs } from '../.
 import * as ca from '../../src/cluster/ca';
 import { initialClusterOf } from '../../src/cluster/state';
 import type { NodeRecord, NodeView } from '../../src/types/swarm';
+import { serveRoutes, Served } from '../helpers/serve-routes';
 
 const calls: unknown[][] = [];
 const node: NodeRecord = {
@@ -61,28 +59,11 @@ const nodes: NodesBackend = {
   task: async () => ({ value: { ID: 't1', CreatedAt: 'c', UpdatedAt: 'u', Labels: {}, Spec: { ContainerSpec: { Image: 'busybox' }, ForceUpdate: 0, Runtime: 'container' }, ServiceID: 's', Slot: 1, Status: { Timestamp: 'ts', State: 'new', Message: 'created' }, DesiredState: 'running', serviceName: 'web', specVersion: 1 }, version: 3 }),
 };
 
-let server: http.Server;
-let port: number;
-beforeAll(async () => {
-  server = http.createServer(createApp({ routes: [...swarmRoutes(swarm), ...nodeRoutes(nodes)], serverVersion: '0.1.0' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+let s: Served;
+beforeAll(async () => (s = await serveRoutes([...swarmRoutes(swarm), ...nodeRoutes(nodes)], { serverVersion: '0.1.0' })));
+afterAll(() => s.close());
 
-function req(method: string, path: string, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = body !== undefined ? { 'Content-Type': 'application/json' } : {};
-    const r = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    r.on('error', reject);
-    if (body !== undefined) r.write(body);
-    r.end();
-  });
-}
+const req = (method: string, path: string, body?: string) => s.request(method, path, body, body !== undefined ? { 'Content-Type': 'application/json' } : {});
 
 describe('swarm handlers', () => {
   test('init answers the node id as a JSON string; bodies are required and parsed', async () => {

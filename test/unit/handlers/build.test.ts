@@ -1,14 +1,11 @@
 // POST /build's handler over a real socket with a fake backend: the query per version, the stream's bytes (Go's
 // escaping), errors before the stream as a status and during it as errorDetail, the context disposed.
-import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createApp } from '../../../src/http/app';
 import { invalidParameter } from '../../../src/errors';
 import { buildRoutes, BuildBackend } from '../../../src/handlers/build';
 import type { BuildRequest } from '../../../src/types/build';
+import { serveRoutes, Served } from '../../helpers/serve-routes';
 
-let server: http.Server;
-let port: number;
+let s: Served;
 let seen: Omit<BuildRequest, 'body'> | undefined;
 let disposed = 0;
 let mode: 'ok' | 'fail-before' | 'fail-during' = 'ok';
@@ -31,24 +28,10 @@ const backend: BuildBackend = {
   },
 };
 
-beforeAll(async () => {
-  server = http.createServer(createApp({ routes: buildRoutes(backend), serverVersion: '9.9.9' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+beforeAll(async () => (s = await serveRoutes(buildRoutes(backend))));
+afterAll(() => s.close());
 
-function post(path: string, body = 'ctx', headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const r = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
+const post = (path: string, body = 'ctx', headers: Record<string, string> = {}) => s.request('POST', path, body, headers);
 
 describe('POST /build handler', () => {
   beforeEach(() => {

@@ -1,10 +1,8 @@
 // The plugin routes over a real socket with a fake backend: the spec's and the reference's forms, statuses, bodies.
-import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createApp } from '../../../src/http/app';
 import { notFound, systemError } from '../../../src/errors';
 import { pluginRoutes, PluginsBackend } from '../../../src/handlers/plugins';
 import type { PluginRecord } from '../../../src/types/plugin';
+import { serveRoutes, Served } from '../../helpers/serve-routes';
 
 const REC: PluginRecord = { Id: 'a'.repeat(64), Name: 'bfx', Tag: 'latest', Reference: 'r/x:latest', Config: { Interface: { Types: ['docker.volumedriver/1.0'], Socket: 's.sock' }, Entrypoint: ['/x'], Network: { Type: 'host' }, Env: [{ Name: 'A', Value: '1' }] }, ConfigDigest: 'sha256:c', Layers: [], Enabled: false };
 const PRIV = [{ Name: 'network', Description: 'permissions to access a network', Value: ['host'] }];
@@ -28,26 +26,11 @@ const backend: PluginsBackend = {
   remove: async (ref) => void calls.push(`remove ${ref}`),
 };
 
-let server: http.Server;
-let port: number;
-beforeAll(async () => {
-  server = http.createServer(createApp({ routes: pluginRoutes(backend), serverVersion: '9.9.9' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+let s: Served;
+beforeAll(async () => (s = await serveRoutes(pluginRoutes(backend))));
+afterAll(() => s.close());
 
-function req(method: string, path: string, body?: string): Promise<{ status: number; type?: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const r = http.request({ host: '127.0.0.1', port, method, path, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
+const req = (method: string, path: string, body?: string) => s.request(method, path, body, body ? { 'Content-Type': 'application/json' } : {});
 
 describe('plugin routes', () => {
   test("list and inspect in the spec's shape; the reference's /json form; 404", async () => {
@@ -64,7 +47,7 @@ describe('plugin routes', () => {
     expect(await req('POST', '/v1.24/plugins/pull')).toMatchObject({ status: 400 });
     expect(await req('POST', '/v1.24/plugins/pull?remote=r/x&name=bfx')).toMatchObject({ status: 400, text: '{"message":"failed to parse privileges: EOF"}\n' });
     const ok = await req('POST', '/v1.24/plugins/pull?remote=r/x&name=bfx', JSON.stringify(PRIV));
-    expect(ok).toMatchObject({ status: 200, type: 'application/json', text: '{"status":"Pulling from x"}\n' });
+    expect(ok).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, text: '{"status":"Pulling from x"}\n' });
     expect(calls).toContain(`pull r/x bfx ${JSON.stringify(PRIV)}`);
     const late = await req('POST', '/v1.24/plugins/pull?remote=late&name=bfx', '[]');
     expect(late.text.split('\n')[1]).toBe('{"errorDetail":{"message":"incorrect privileges"},"error":"incorrect privileges"}');
