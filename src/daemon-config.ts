@@ -5,8 +5,6 @@ import * as fs from 'node:fs';
 import { isIP } from 'node:net';
 import type { Config } from './config';
 
-export const DEFAULT_CONFIG_FILE = '/etc/berth/daemon.json';
-
 type Kind = 'bool' | 'string' | 'int' | '[]string' | 'map[string]string' | 'ulimits' | 'pools';
 
 /** The keys berth reads, with their Go types (for the type errors) — dockerd's names. */

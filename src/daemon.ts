@@ -12,6 +12,7 @@ import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './contain
 import { createApp, Route } from './http/app';
 import { listen, Listener } from './http/server';
 import { validateLogOptions } from './translate/request/log-options';
+import { containerAttributes } from './translate/response/events';
 import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, StartError, type HostSpec } from './http/listeners';
 import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
@@ -143,7 +144,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     events,
     logger,
     run: (id, cmd, timeoutMs) => execs.runProbe(id, cmd, timeoutMs),
-    publish: (rec, action) => events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) }),
+    publish: (rec, action) => events.publish('container', action, rec.Id, containerAttributes(rec)),
     healthcheckOf: (rec) => rec.Config.Healthcheck,
   });
   health.resume();

@@ -27,10 +27,10 @@ import { readLayered, resolveUser } from '../services/rootfs';
 import type { ImageRunConfig } from '../types/image';
 import type { ResolvedImage } from '../types/image';
 import type { EventPublisher } from '../types/event';
-import { containerAttributes } from '../translate/response/events';
+import { jsonForm } from '../translate/request/changes';
 import { BuildContext, ContextStore, openTar, removeIgnoredDockerfile, saveTo } from './context';
 import { CopySource, packEntries, planCopy, resolveSources, SourceRoot } from './copy';
-import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, jsonForm, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
+import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
 import { fetchRemote } from './remote';
 
 export type BuildOutput = (msg: Record<string, unknown>) => void;
@@ -547,7 +547,7 @@ export class BuildService {
       try {
         if (ctx.signal.aborted) throw new StepError('the build was cancelled');
         // The engine attaches to the step's output before starting it (its `attach` event).
-        this.d.events.publish('container', 'attach', container, containerAttributes(this.d.containers.find(container)));
+        this.d.containers.attached(this.d.containers.find(container));
         await this.d.containers.start(container);
         // Cancelled while the task was starting: the abort's kill found nothing to kill yet.
         if (ctx.signal.aborted) await this.d.containers.kill(container, 'SIGKILL').catch(() => undefined);

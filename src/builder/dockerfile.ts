@@ -107,17 +107,6 @@ export function parseDockerfile(text: string): ParsedDockerfile {
   return { metaArgs, stages, escape };
 }
 
-/** A JSON array of strings, or undefined (the shell form). */
-export function jsonForm(s: string): string[] | undefined {
-  if (!s.startsWith('[')) return undefined;
-  try {
-    const v = JSON.parse(s);
-    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Words split on whitespace, quotes and escapes kept (the engine's parseWords), for later expansion. */
 export function splitRawWords(s: string, escape = '\\'): string[] {
   const out: string[] = [];

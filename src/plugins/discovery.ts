@@ -10,9 +10,6 @@ export interface DiscoveryDirs {
   specDirs: string[];
 }
 
-export const DEFAULT_PLUGIN_SOCKET_DIR = '/run/docker/plugins';
-export const DEFAULT_PLUGIN_SPEC_DIRS = ['/etc/docker/plugins', '/usr/lib/docker/plugins'];
-
 /** A plugin name is a single path element (the engine refuses the rest as not found). */
 const VALID = /^[^/\\\0]+$/;
 

@@ -10,6 +10,7 @@ import * as taskApi from '../containerd/tasks';
 import { conflict, invalidParameter, notFound, systemError } from '../errors';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import { ALL_CAPS } from '../translate/spec';
+import { containerAttributes } from '../translate/response/events';
 import type { ContainerService } from './containers';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, readLayered, resolveUser } from './rootfs';
@@ -45,7 +46,7 @@ export class ExecService {
   }
 
   private publish(rec: ContainerRecord, action: string, extra: Record<string, string> = {}): void {
-    this.events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1), ...extra });
+    this.events.publish('container', action, rec.Id, containerAttributes(rec, extra));
   }
 
   /** The container an exec runs in (exec inspect shows it before 1.21). */

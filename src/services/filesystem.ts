@@ -19,6 +19,7 @@ import { bindMount, findOverlayByUpper, mountReadOnly, mountSnapshot, unmount, u
 import { packTree } from '../fs/pack';
 import { baseName, containerAbs, FsProbe, mountOf, preserveTrailing, resolveForArchive, resolveInScope, Scope, ScopeMount } from '../fs/resolve';
 import { ContainerPathStat, toPathStat } from '../translate/response/archive';
+import { containerAttributes } from '../translate/response/events';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, MountLike } from './rootfs';
 import type { EventPublisher } from '../types/event';
@@ -78,7 +79,7 @@ export class FilesystemService {
   }
 
   private publish(rec: ContainerRecord, action: string): void {
-    this.d.events.publish('container', action, rec.Id, { ...(rec.Config.Labels ?? {}), image: rec.ImageName, name: rec.Name.slice(1) });
+    this.d.events.publish('container', action, rec.Id, containerAttributes(rec));
   }
 
   private async snapshotMount(rec: ContainerRecord): Promise<MountLike> {

@@ -6,7 +6,7 @@ import type { ImageRunConfig } from '../../types/image';
 const ALLOWED = ['CMD', 'ENTRYPOINT', 'ENV', 'EXPOSE', 'LABEL', 'ONBUILD', 'USER', 'VOLUME', 'WORKDIR'];
 
 /** A JSON array of strings, or undefined when the text is not one (then it is the shell form). */
-function jsonArgs(s: string): string[] | undefined {
+export function jsonForm(s: string): string[] | undefined {
   if (!s.startsWith('[')) return undefined;
   try {
     const v = JSON.parse(s);
@@ -75,7 +75,7 @@ export function applyChanges(config: ImageRunConfig, changes: string[]): ImageRu
     switch (cmd) {
       case 'CMD':
       case 'ENTRYPOINT': {
-        const args = jsonArgs(rest) ?? (rest ? ['/bin/sh', '-c', rest] : []);
+        const args = jsonForm(rest) ?? (rest ? ['/bin/sh', '-c', rest] : []);
         if (cmd === 'CMD') c.Cmd = args;
         else {
           c.Entrypoint = args.length ? args : null;
@@ -110,7 +110,7 @@ export function applyChanges(config: ImageRunConfig, changes: string[]): ImageRu
       }
       case 'VOLUME': {
         const vols = { ...(c.Volumes ?? {}) };
-        for (const v of jsonArgs(rest) ?? splitWords(rest)) {
+        for (const v of jsonForm(rest) ?? splitWords(rest)) {
           if (!v) throw invalidParameter('VOLUME specified can not be an empty string');
           vols[v] = {};
         }
