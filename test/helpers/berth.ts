@@ -79,6 +79,28 @@ export function request(socket: string, method: string, urlPath: string, opts: R
   });
 }
 
+/**
+ * The first event a new /events subscription (with these filters) sees, as an object; rejects after `timeoutMs`. The
+ * subscription is in place once `subscribed` resolves (then trigger the event).
+ */
+export function firstEvent(socket: string, filters: Record<string, string[]>, timeoutMs = 10_000): { event: Promise<Record<string, any>>; subscribed: Promise<void> } {
+  let subscribed!: () => void;
+  const inPlace = new Promise<void>((r) => (subscribed = r));
+  const event = new Promise<Record<string, any>>((resolve, reject) => {
+    const req = http.request({ socketPath: socket, path: `/v1.24/events?filters=${encodeURIComponent(JSON.stringify(filters))}` }, (res) => {
+      subscribed();
+      res.on('data', (c: Buffer) => {
+        resolve(JSON.parse(c.toString().split('\n')[0]));
+        req.destroy();
+      });
+    });
+    req.on('error', () => undefined);
+    req.end();
+    setTimeout(() => reject(new Error(`no event for ${JSON.stringify(filters)} within ${timeoutMs} ms`)), timeoutMs).unref();
+  });
+  return { event, subscribed: inPlace };
+}
+
 /** The Linux bridges (and their subnets) of the user-defined networks a test berth made. */
 function userBridges(dataRoot: string): { bridge: string; subnet: string; internal: boolean }[] {
   const dir = path.join(dataRoot, 'network', 'networks');

@@ -3,7 +3,9 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Containerd } from '../../src/containerd/client';
 import { containerdAddress, request } from './berth';
+import { cleanupNamespace } from './cleanup';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -39,5 +41,13 @@ export function berthdLauncher(o: { dir: string; namespace: string; bridge: stri
     b.child.kill('SIGTERM');
     await exited(b.child);
   }
-  return { berthd, stop, exited, children };
+  /** afterAll: kills what still runs, empties the namespace, removes the folder. */
+  async function cleanup(): Promise<void> {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    const ctr = new Containerd({ address: containerdAddress(), namespace: o.namespace });
+    await cleanupNamespace(ctr);
+    ctr.close();
+    fs.rmSync(o.dir, { recursive: true, force: true });
+  }
+  return { berthd, stop, exited, children, cleanup };
 }

@@ -4,7 +4,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request } from '../helpers/berth';
+import { containerdAddress, firstEvent, request } from '../helpers/berth';
 import { buildBusyboxImage } from '../helpers/busybox-image';
 import { cleanupNamespace, listSnapshots } from '../helpers/cleanup';
 import { Containerd } from '../../src/containerd/client';
@@ -67,21 +67,10 @@ test('SIGHUP announces a reload (daemon event from 1.24); the event ring survive
   let d = await start();
   const info = (await request(socket, 'GET', '/v1.24/info')).json();
   // a live subscriber sees the reload
-  const http = await import('node:http');
-  const seen = new Promise<Record<string, any>>((resolve, reject) => {
-    const req = http.request({ socketPath: socket, path: `/v1.24/events?filters=${encodeURIComponent('{"type":["daemon"]}')}` }, (res) => {
-      res.on('data', (c: Buffer) => {
-        resolve(JSON.parse(c.toString().split('\n')[0]));
-        req.destroy();
-      });
-    });
-    req.on('error', () => undefined);
-    req.end();
-    setTimeout(() => reject(new Error('no reload event')), 10_000);
-  });
-  await new Promise((r) => setTimeout(r, 200)); // the subscription is in place
+  const seen = firstEvent(socket, { type: ['daemon'] });
+  await seen.subscribed;
   process.kill(d.pid!, 'SIGHUP');
-  const ev = await seen;
+  const ev = await seen.event;
   expect(ev).toMatchObject({ Type: 'daemon', Action: 'reload', Actor: { ID: info.ID } });
   expect(ev.Actor.Attributes.name).toBe(info.Name);
   // the daemon keeps serving after the signal

@@ -2,28 +2,19 @@
 // (/info, log and dns defaults of new containers), and SIGHUP: the reloadable keys applied and announced, a bad file
 // refused whole with the running configuration kept. Drives the real bin/berthd.
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request } from '../helpers/berth';
+import { firstEvent, request } from '../helpers/berth';
 import { berthdLauncher } from '../helpers/berthd-process';
 import { buildBusyboxImage } from '../helpers/busybox-image';
-import { cleanupNamespace } from '../helpers/cleanup';
-import { Containerd } from '../../src/containerd/client';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-djson-'));
 const namespace = `berth-djson-${process.pid}`;
-const { berthd, stop, exited, children } = berthdLauncher({ dir, namespace, bridge: `bdj${process.pid % 10000}`, subnet: '10.251.78.0/24' });
+const { berthd, stop, exited, cleanup } = berthdLauncher({ dir, namespace, bridge: `bdj${process.pid % 10000}`, subnet: '10.251.78.0/24' });
 const file = path.join(dir, 'daemon.json');
 const socket = path.join(dir, 'berth.sock');
 
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  const ctr = new Containerd({ address: containerdAddress(), namespace });
-  await cleanupNamespace(ctr);
-  ctr.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(cleanup);
 
 async function refused(content: string, args: string[] = []): Promise<string> {
   fs.writeFileSync(file, content);
@@ -94,21 +85,11 @@ test('the keys take effect: /info, log-opts and dns defaults of new containers; 
 
   // SIGHUP: labels and mirrors change, max-concurrent-uploads too; unset max-concurrent-downloads is back to 3, unset
   // insecure-registries and shutdown-timeout keep their values (the engine's reload)
-  const seen = new Promise<Record<string, any>>((resolve, reject) => {
-    const req = http.request({ socketPath: socket, path: `/v1.24/events?filters=${encodeURIComponent('{"type":["daemon"]}')}` }, (res) => {
-      res.on('data', (c: Buffer) => {
-        resolve(JSON.parse(c.toString().split('\n')[0]));
-        req.destroy();
-      });
-    });
-    req.on('error', () => undefined);
-    req.end();
-    setTimeout(() => reject(new Error('no reload event')), 10_000);
-  });
-  await new Promise((r) => setTimeout(r, 200));
+  const seen = firstEvent(socket, { type: ['daemon'] });
+  await seen.subscribed;
   fs.writeFileSync(file, JSON.stringify({ hosts: [`unix://${socket}`], labels: ['site=b', 'tier=x'], 'registry-mirrors': ['https://m2.example.com'], 'max-concurrent-uploads': 2 }));
   process.kill(b.child.pid!, 'SIGHUP');
-  const ev = await seen;
+  const ev = await seen.event;
   expect(ev).toMatchObject({ Type: 'daemon', Action: 'reload', Actor: { ID: info.ID } });
   expect(ev.Actor.Attributes).toMatchObject({ labels: '["site=b","tier=x"]', 'registry-mirrors': '["https://m2.example.com"]', 'insecure-registries': '["myreg:5000","10.1.0.0/16"]', 'max-concurrent-downloads': '3', 'max-concurrent-uploads': '2', debug: 'true', 'shutdown-timeout': '20' });
   info = (await request(socket, 'GET', '/v1.24/info')).json();

@@ -6,16 +6,14 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request } from '../helpers/berth';
+import { request } from '../helpers/berth';
 import { berthdLauncher } from '../helpers/berthd-process';
 import { freePort } from '../helpers/registry';
-import { cleanupNamespace } from '../helpers/cleanup';
-import { Containerd } from '../../src/containerd/client';
 import { socketGroup } from '../../src/http/listeners';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-sec-'));
 const namespace = `berth-sec-${process.pid}`;
-const { berthd, stop, exited, children } = berthdLauncher({ dir, namespace, bridge: `bsec${process.pid % 10000}`, subnet: '10.251.77.0/24' });
+const { berthd, stop, exited, cleanup } = berthdLauncher({ dir, namespace, bridge: `bsec${process.pid % 10000}`, subnet: '10.251.77.0/24' });
 
 const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 
@@ -51,13 +49,7 @@ beforeAll(() => {
   fs.copyFileSync(path.join(dir, 'ca/ca.pem'), path.join(dir, 'stranger/ca.pem'));
 });
 
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  const ctr = new Containerd({ address: containerdAddress(), namespace });
-  await cleanupNamespace(ctr);
-  ctr.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(cleanup);
 
 test('a TCP listener without TLS is refused at start unless --tls=false, which warns at every start', async () => {
   const port = await freePort();
