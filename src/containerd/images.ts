@@ -37,6 +37,11 @@ export async function update(ctr: Containerd, image: ImageSpec, lease?: string):
 }
 
 /** Deletes the record (asynchronous garbage collection); throws (NotFound) when there is none. */
+/** Sets one label of image `name` (its other labels and target are kept). */
+export async function setLabel(ctr: Containerd, name: string, key: string, value: string): Promise<void> {
+  await ctr.images.Update({ image: { name, labels: { [key]: value } }, update_mask: { paths: [`labels.${key}`] } });
+}
+
 export async function remove(ctr: Containerd, name: string): Promise<void> {
   await ctr.images.Delete({ name, sync: false });
 }

@@ -24,6 +24,8 @@ export interface ContainersBackend {
   find(ref: string): ContainerRecord;
   listFiltered(q: ContainerListQuery): Promise<ContainerRecord[]>;
   sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }>;
+  /** GraphDriver.Data: the container's snapshot directories (null without a snapshot). */
+  graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null>;
   create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }>;
   replaceHostConfig(ref: string, given: HostConfig): Promise<void>;
   start(ref: string): Promise<void>;
@@ -232,7 +234,8 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
       handler: async (req, res) => {
         const rec = containers.find(id(req));
         const sizes = queryBool(req, 'size') && supports(req.apiVersion, 'InspectSize') ? await containers.sizes(rec) : {};
-        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execs.idsFor(rec.Id), ...sizes }));
+        const graphDriverData = await containers.graphDriverData(rec);
+        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execs.idsFor(rec.Id), graphDriverData, ...sizes }));
       },
     },
     {

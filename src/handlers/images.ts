@@ -16,6 +16,8 @@ const NAME = (suffix: string) => new RegExp(`^/images/(?<name>.+)${suffix}$`);
 export interface ImagesBackend {
   /** The snapshotter images are unpacked with (inspect's GraphDriver). */
   readonly snapshotter: string;
+  /** GraphDriver.Data: the image's layer directories (null when unknown). */
+  graphDriverData(img: ResolvedImage): Promise<Record<string, string> | null>;
   load(body: Readable, progress: (msg: Record<string, unknown>) => void, quiet: boolean): Promise<void>;
   list(): Promise<ResolvedImage[]>;
   resolve(ref: string): Promise<ResolvedImage>;
@@ -48,7 +50,7 @@ export function imageRoutes(images: ImagesBackend): Route[] {
         const filters = queryFilters(req);
         checkImageFilters(filters);
         const list = filterImages(await images.list(), { all: queryBool(req, 'all'), name: queryString(req, 'filter'), filters });
-        writeJSON(res, 200, list.map((i) => toImageSummary(i, req.apiVersion, queryBool(req, 'digests'))));
+        writeJSON(res, 200, list.map((i) => toImageSummary(i, req.apiVersion)));
       },
     },
     {
@@ -60,7 +62,7 @@ export function imageRoutes(images: ImagesBackend): Route[] {
         const img = await images.resolve(name).catch((err: unknown) => {
           throw err instanceof BerthError && err.kind === 'NotFound' ? notFound(`no such image: ${name}: ${(err as Error).message}`) : err;
         });
-        writeJSON(res, 200, toImageInspect(img, images.snapshotter));
+        writeJSON(res, 200, toImageInspect(img, images.snapshotter, await images.graphDriverData(img)));
       },
     },
     {

@@ -27,6 +27,7 @@ import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, MountLike, readLayered, resolveUser } from './rootfs';
 import { contentSize } from '../fs/usage';
+import { findOverlayByUpper } from '../fs/mounts';
 import type { ContainerServiceDeps } from './containers';
 
 const execFileP = promisify(execFile);
@@ -314,7 +315,8 @@ export class ContainerConfigurator {
         // an existing volume is used with whichever driver has it; a new one is made by --volume-driver's
         const v = existed && !hc.VolumeDriver ? this.d.volumes.reuse(p.source) : await this.d.volumes.create(p.source, hc.VolumeDriver || 'local', null, null);
         if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
-        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: v.Driver, Mode: p.mode, RW: rw, Propagation: '' });
+        // A named volume given without a mode shows Mode "z", as the reference's does.
+        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: v.Driver, Mode: p.mode || 'z', RW: rw, Propagation: '' });
       } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });
       taken.add(clean(p.destination));
     }
@@ -418,6 +420,27 @@ export class ContainerConfigurator {
     await this.d.store.save(rec);
     this.publish(rec, 'update');
     return warnings;
+  }
+
+  /**
+   * GraphDriver.Data as the engine's overlay2 shows it, from the container's own snapshot mount: LowerDir (its init
+   * layer and the image's layers, top first), UpperDir and WorkDir, and MergedDir where its root filesystem is
+   * mounted while it runs (a container that is not running has no such mount). Null when there is no snapshot.
+   */
+  async graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> {
+    const m = (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id).catch(() => []))[0] as MountLike | undefined;
+    if (!m || m.type !== 'overlay') return null;
+    const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
+    const { upper, lower } = layerDirs([m]);
+    const merged = rec.State.Running && upper ? findOverlayByUpper(upper) : undefined;
+    const data: Record<string, string> = {};
+    // Go writes a map's keys sorted.
+    if (lower.length) data.LowerDir = lower.join(':');
+    if (merged) data.MergedDir = merged;
+    if (upper) data.UpperDir = upper;
+    const work = opt('workdir');
+    if (work) data.WorkDir = work;
+    return data;
   }
 
   /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */

@@ -364,6 +364,7 @@ export class ContainerService {
   create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> { return this.config.create(req, name); }
   replaceHostConfig(ref: string, given: HostConfig): Promise<void> { return this.config.replaceHostConfig(ref, given); }
   sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> { return this.config.sizes(rec); }
+  graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> { return this.config.graphDriverData(rec); }
   update(ref: string, u: HostConfig): Promise<string[]> { return this.config.update(ref, u); }
   onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void { this.monitor.onTaskExit(id, pid, status, exitedAt); }
   onOOM(id: string): void { this.monitor.onOOM(id); }

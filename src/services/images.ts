@@ -3,11 +3,13 @@
 // digest. Tags are containerd image names in full form (docker.io/library/busybox:latest); an image with no tag
 // left is kept under a dangling name.
 import * as crypto from 'node:crypto';
+import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as diffApi from '../containerd/diff';
 import * as snapshotApi from '../containerd/snapshots';
 import { info as blobInfo, readBlob, setLabels, sha256Digest, writeBlob } from '../containerd/content';
+import { withLease } from '../containerd/leases';
 import * as imageApi from '../containerd/images';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, notFound } from '../errors';
@@ -56,6 +58,8 @@ export class ImageService {
   private readonly importer: ImageImporter;
   private readonly manifests = new Map<string, ManifestInfo>();
   private readonly configs = new Map<string, OCIImageConfig>();
+  /** GraphDriver.Data by snapshot chain: a committed snapshot's directories never change while it exists. */
+  private readonly graphData = new Map<string, Record<string, string>>();
 
   constructor(private readonly deps: ImageServiceDeps) {
     this.importer = new ImageImporter({ ctr: deps.ctr, dataRoot: deps.dataRoot, events: deps.events, images: this });
@@ -323,10 +327,40 @@ export class ImageService {
     }
   }
 
+  /**
+   * GraphDriver.Data of an image as the engine's overlay2 shows it: its top layer's directory as UpperDir with that
+   * layer's work directory as WorkDir, the layers below (top first) as LowerDir. Read from the mounts of a short-lived
+   * read-only view of its snapshot chain (under a lease, so a berth killed meanwhile leaves nothing), then cached.
+   * The engine's MergedDir, a folder it never mounts for an image, is not named. Null when the image has no layers.
+   */
+  async graphDriverData(img: ResolvedImage): Promise<Record<string, string> | null> {
+    if (!img.chainId) return null;
+    const known = this.graphData.get(img.chainId);
+    if (known) return known;
+    const mounts = await withLease(this.ctr, 'berth-graphdriver', (lease) =>
+      snapshotApi.view(this.ctr, SNAPSHOTTER, `graphdriver-${crypto.randomBytes(6).toString('hex')} ${img.chainId}`, img.chainId, { lease }),
+    ).catch(() => undefined);
+    const m = mounts?.[0] as MountLike | undefined;
+    if (!m) return null;
+    // One layer: a read-only bind of its directory; more: an overlay of them all as lower directories.
+    const dirs = m.type === 'bind' ? [m.source] : layerDirs([m]).lower;
+    if (!dirs.length) return null;
+    const data: Record<string, string> = {};
+    if (dirs.length > 1) data.LowerDir = dirs.slice(1).join(':');
+    data.UpperDir = dirs[0];
+    data.WorkDir = path.join(path.dirname(dirs[0]), 'work');
+    this.graphData.set(img.chainId, data);
+    return data;
+  }
+
   /** Adds a tag (used by the tag endpoint and by commit/pull). */
   async tag(image: ResolvedImage, ref: Reference): Promise<void> {
     const first = await imageApi.get(this.ctr, image.names[0]);
-    await this.setName(fullName(ref), first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: rfc3339Nano(now()) }, image.id);
+    const tagged = rfc3339Nano(now());
+    await this.setName(fullName(ref), first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: tagged }, image.id);
+    // The reference keeps LastTagTime on the image, not on the name: the image's other names carry it too, so that
+    // removing the new tag again does not take it away.
+    for (const name of image.names.filter((n) => n !== fullName(ref))) await imageApi.setLabel(this.ctr, name, LABEL_TAGGED, tagged).catch(() => undefined);
     await imageApi.remove(this.ctr, danglingName(image.id)).catch(() => undefined);
     this.deps.events.publish('image', 'tag', image.id, { name: familiarName(ref) });
   }

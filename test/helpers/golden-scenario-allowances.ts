@@ -14,7 +14,8 @@ export interface Allowance {
   why: string;
 }
 
-const INSPECT = /^(bare|minimal|cli): inspect/;
+const INSPECT = /^(bare|minimal|cli|volumes): inspect/;
+const LIST = /^(cli|volumes): list$/;
 const HOST_CONFIG_SINCE: [string, string, string[], string][] = [
   ['1.18', '1.18', ['CpuPeriod', 'CpuQuota', 'CpusetMems', 'BlkioWeight', 'OomKillDisable'], 'v1.19'],
   ['1.18', '1.19', ['MemorySwappiness', 'GroupAdd'], 'v1.20'],
@@ -37,20 +38,20 @@ export const ALLOWED: Allowance[] = [
   { names: INSPECT, from: '1.18', to: '1.20', diffs: ['$.NetworkSettings.PortMapping: only in berth'], why: 'spec, "Container inspect result", NetworkSettings: PortMapping (v1.18 to v1.20)' },
   { names: INSPECT, from: '1.18', to: '1.20', diffs: only('reference', '$.NetworkSettings', SINCE_122_NETWORK_SETTINGS), why: 'spec, "Container inspect result", NetworkSettings: these since v1.22' },
   {
-    names: /^(minimal: inspect exited|cli: inspect running)$/,
+    names: /^(minimal: inspect exited|cli: inspect running|volumes: inspect (running|exited))$/,
     from: '1.22',
     to: '1.24',
     diffs: ['$.NetworkSettings.SandboxID: "<network id>" in the reference, "" in berth', '$.NetworkSettings.SandboxKey: "<path>" in the reference, "" in berth'],
     why: 'left: with NetworkMode none berth lets runc make a fresh network namespace, with no sandbox to name',
   },
-  { names: /^cli: inspect running$/, from: '1.22', to: '1.24', diffs: ['$.NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
-  { names: /^cli: list$/, from: '1.22', to: '1.24', diffs: ['$[0].NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
+  { names: /^(cli|volumes): inspect running$/, from: '1.22', to: '1.24', diffs: ['$.NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
+  { names: LIST, from: '1.22', to: '1.24', diffs: ['$[0].NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
   // Stats.
   { names: /^cli: stats$/, from: '1.18', to: '1.22', diffs: ['$.pids_stats: only in the reference'], why: 'spec, stats: pids_stats since v1.24 (feature StatsPids)' },
   { names: /^cli: stats$/, from: '1.18', to: '1.18', diffs: ['$.precpu_stats: only in the reference'], why: 'spec, stats: "since v1.19 `precpu_stats`" (feature StatsPreCPU)' },
   { names: /^cli: stats$/, from: '1.22', to: '1.24', diffs: ['$.networks: only in berth'], why: 'spec, stats: "networks" since v1.22 (the reference leaves it out for NetworkMode none)' },
-  { names: /^cli: list$/, from: '1.18', to: '1.20', diffs: only('reference', '$[0]', ['ImageID', 'HostConfig', 'NetworkSettings']), why: 'spec, "Container summary": ImageID, HostConfig and NetworkSettings since v1.22' },
-  { names: /^cli: list$/, from: '1.18', to: '1.22', diffs: only('reference', '$[0]', ['State', 'Mounts']), why: 'spec, "Container summary": State since v1.24, Mounts since v1.24' },
+  { names: LIST, from: '1.18', to: '1.20', diffs: only('reference', '$[0]', ['ImageID', 'HostConfig', 'NetworkSettings']), why: 'spec, "Container summary": ImageID, HostConfig and NetworkSettings since v1.22' },
+  { names: LIST, from: '1.18', to: '1.22', diffs: only('reference', '$[0]', ['State', 'Mounts']), why: 'spec, "Container summary": State since v1.24, Mounts since v1.24' },
   // Statuses.
   { names: /^(minimal: unpause stopped|cli: unpause running)$/, from: '1.18', to: '1.24', diffs: ['status: 500 in the reference, 409 in berth'], why: 'berth answers 4xx where the reference answers 5xx (unpause of a container that is not paused)' },
   { names: /^network create empty name$/, from: '1.22', to: '1.24', diffs: ['status: 500 in the reference, 400 in berth'], why: 'berth answers 4xx where the reference answers 5xx (an empty network name; the spec: "Name string (mandatory)")' },
@@ -59,8 +60,31 @@ export const ALLOWED: Allowance[] = [
   { names: /^cli: attach bad detachKeys$/, from: '1.18', to: '1.22', diffs: ['status: 400 in the reference, 200 in berth'], why: 'spec, "Attach": "detachKeys (since v1.24...)": before, the parameter does not exist and is ignored' },
   { names: /^network create predefined name$/, from: '1.22', to: '1.22', diffs: ['status: 403 in the reference, 500 in berth'], why: 'spec, "Networks" Create: "403 pre-defined network operation not supported (since v1.24)"' },
   { names: /^network inspect default bridge$/, from: '1.22', to: '1.22', diffs: only('reference', '$', ['EnableIPv6', 'Internal', 'Labels']), why: 'spec, "Network": "EnableIPv6 boolean and Internal boolean (since v1.24)", "Labels object (inspect, since v1.24)"' },
-  { names: /^network inspect default bridge$/, from: '1.22', to: '1.24', diffs: ['$.IPAM.Config[0].Gateway: only in berth'], why: "left: berth's default bridge names its gateway (the reference's shows only the subnet)" },
   { names: /^minimal: logs with Upgrade$/, from: '1.18', to: '1.24', diffs: ['status: 200 in the reference, 101 in berth'], why: 'spec, "Get logs": "Response: 101 with the upgrade headers and a raw stream, or 200 when the request had no upgrade header"' },
+  // Mounts, GraphDriver, images.
+  {
+    names: /^volumes: inspect/,
+    from: '1.20',
+    to: '1.20',
+    diffs: [...only('reference', '$.Mounts[0]', ['Name', 'Driver', 'Propagation']), '$.Mounts[1].Propagation: only in the reference', '$.Mounts[2].Propagation: only in the reference'],
+    why: 'spec, "Mount object": "since v1.22 also Name string, Driver string, Propagation string"',
+  },
+  {
+    names: /^(bare: inspect created|minimal: inspect (created|exited)|cli: inspect created|volumes: inspect (created|exited))$/,
+    from: '1.18',
+    to: '1.24',
+    diffs: ['$.GraphDriver.Data.MergedDir: only in the reference'],
+    why: "left: the root filesystem is mounted (by containerd) only while the container runs; berth names no MergedDir that does not exist (the reference names its overlay2 'merged' folder, mounted or not)",
+  },
+  {
+    names: /^image: inspect$/,
+    from: '1.18',
+    to: '1.24',
+    diffs: ['$.GraphDriver.Data.MergedDir: only in the reference'],
+    why: "left: berth names no MergedDir for an image (the reference names an overlay2 'merged' folder it never mounts for an image)",
+  },
+  { names: /^image: list$/, from: '1.18', to: '1.24', diffs: ['$[0].ParentId: only in the reference'], why: 'spec, image list: "ParentId string (absent for root images)"' },
+  { names: /^image: list$/, from: '1.18', to: '1.18', diffs: ['$[0].Labels: only in the reference'], why: 'spec, image list: "Labels object (since v1.19)"' },
 ];
 
 const num = (v: string): number => Number(v.split('.')[1]);

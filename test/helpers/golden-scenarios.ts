@@ -183,6 +183,36 @@ export async function runScenarios(sock: string, v: string): Promise<ScenarioFix
     observe('cli: list', { ...list, text: JSON.stringify((JSON.parse(list.text) as { Id: string }[]).filter((c) => c.Id === ids.cli)) });
     observe('cli: attach bad detachKeys', await api('POST', `/containers/${ids.cli}/attach?logs=1&stream=0&stdout=1&detachKeys=ctrl-9`), 'text');
 
+    // Volumes and binds: Mounts (Type, Mode, order-free), GraphDriver's directories, created, running and exited.
+    const vol = `golden-vol-${t}`;
+    await api('POST', '/v1.24/volumes/create', { Name: vol });
+    cleanup.push(['DELETE', `/v1.24/volumes/${vol}`]);
+    // The spec: a volume name in Binds since v1.22.
+    const named = v >= '1.22' ? [`${vol}:/data`, `${vol}:/data-ro:ro`] : [];
+    ids.vols = await create(`golden-vols-${t}`, {
+      Image: SCENARIO_IMAGE,
+      Cmd: ['sleep', '60'],
+      Volumes: { '/anon': {} },
+      HostConfig: { NetworkMode: 'none', Binds: [...named, '/tmp:/host:ro', '/tmp:/host-rw'] },
+    });
+    observe('volumes: inspect created', await api('GET', `/containers/${ids.vols}/json`));
+    await api('POST', `/containers/${ids.vols}/start`);
+    observe('volumes: inspect running', await api('GET', `/containers/${ids.vols}/json`));
+    const vlist = await api('GET', '/containers/json');
+    observe('volumes: list', { ...vlist, text: JSON.stringify((JSON.parse(vlist.text) as { Id: string }[]).filter((c) => c.Id === ids.vols)) });
+    await api('POST', `/containers/${ids.vols}/kill`);
+    await api('POST', `/containers/${ids.vols}/wait`);
+    observe('volumes: inspect exited', await api('GET', `/containers/${ids.vols}/json`));
+    if (v >= '1.21') observe('named volume: inspect', await api('GET', `/volumes/${vol}`));
+
+    // The scenario image, as both engines loaded it from the same archive, once tagged and untagged (its LastTagTime
+    // stays).
+    await api('POST', `/images/${SCENARIO_IMAGE}/tag?repo=golden-lt-${t}&tag=x`);
+    await api('DELETE', `/images/golden-lt-${t}:x`);
+    observe('image: inspect', await api('GET', `/images/${SCENARIO_IMAGE}/json`));
+    const ilist = await api('GET', '/images/json');
+    observe('image: list', { ...ilist, text: JSON.stringify((JSON.parse(ilist.text) as { RepoTags?: string[] }[]).filter((i) => i.RepoTags?.includes(SCENARIO_IMAGE))) });
+
     // Statuses and error bodies.
     // Only the status: a created container's id is random.
     const bad = observe('create invalid hostname', await api('POST', `/containers/create?name=golden-badhost-${t}`, { Image: SCENARIO_IMAGE, Hostname: '-golden_bad' }), 'status');
@@ -204,7 +234,8 @@ export async function runScenarios(sock: string, v: string): Promise<ScenarioFix
       observe('network inspect default bridge', { ...bridge, text: JSON.stringify({ ...JSON.parse(bridge.text), Containers: {} }) }, 'shape');
     }
   } finally {
-    for (const [m, p] of cleanup) await call(sock, m, p);
+    // Last made, first removed (a volume after the containers that use it).
+    for (const [m, p] of cleanup.reverse()) await call(sock, m, p);
   }
   return { version: v, observations: obs };
 }

@@ -86,6 +86,12 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
     const byName = (x: unknown) => String((x as { Name?: unknown })?.Name);
     return [...value].sort((x, y) => (byName(x) < byName(y) ? -1 : byName(x) > byName(y) ? 1 : 0)).map((v) => normalise(v, ids, key, parent));
   }
+  // A container's mount points: the engine keeps them in a Go map (no order), so both lists are compared sorted by
+  // Destination.
+  if (key === 'Mounts' && Array.isArray(value)) {
+    const dest = (x: unknown) => String((x as { Destination?: unknown })?.Destination);
+    return [...value].sort((x, y) => (dest(x) < dest(y) ? -1 : dest(x) > dest(y) ? 1 : 0)).map((v) => normalise(v, ids, key, parent));
+  }
   if (Array.isArray(value)) return value.map((v) => normalise(v, ids, key, parent));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -103,15 +109,24 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
         out[k] = '<network id>';
         continue;
       }
-      // The storage driver's name in a container inspect ("overlay2" in the reference, containerd's snapshotter in
-      // berth); the Driver of a volume or network is compared.
-      if (k === 'Driver' && 'GraphDriver' in o && typeof v === 'string') {
-        out[k] = '<storage driver>';
+      // The storage driver's own directories (under the engine's data root): which there are is compared, not where.
+      if (key === 'GraphDriver' && k === 'Data' && v !== null && typeof v === 'object') {
+        out[k] = Object.fromEntries(Object.keys(v).map((d) => [d, '<path>']));
         continue;
       }
-      // The storage driver's own data (overlay2 directories under dockerd's data root, or nothing for containerd's
-      // snapshotter): layout of the storage, not of the API.
-      out[k] = key === 'GraphDriver' && k === 'Data' ? '<storage driver data>' : normalise(v, ids, k, key);
+      // Inspect's Volumes (v1.18, v1.19): a volume's directory is under the engine's data root; a bind's is compared.
+      if (key === 'Volumes' && parent === '' && typeof v === 'string' && v.endsWith('/_data')) {
+        out[k] = '<path>';
+        continue;
+      }
+      // A volume's directory in a mount point (under the engine's data root), and an anonymous volume's random name.
+      if (key === 'Mounts' && o.Type === 'volume' && typeof v === 'string') {
+        if (k === 'Source' && v !== '') out[k] = '<path>';
+        else if (k === 'Name' && /^[0-9a-f]{64}$/.test(v)) out[k] = '<anonymous volume>';
+        else out[k] = normalise(v, ids, k, key);
+        continue;
+      }
+      out[k] = normalise(v, ids, k, key);
     }
     return out;
   }
@@ -138,8 +153,6 @@ export function normalise(value: unknown, ids: Ids, key = '', parent = ''): unkn
   // Files the engine keeps under its own data root; only whether there is one is the API's.
   // A volume's Mountpoint is such a file too (<data root>/volumes/<name>/_data in the reference).
   if (['ResolvConfPath', 'HostnamePath', 'HostsPath', 'LogPath', 'SandboxKey', 'Mountpoint'].includes(key) && s !== '') return '<path>';
-  // The storage driver's name in GraphDriver (containers and images).
-  if (key === 'Name' && parent === 'GraphDriver') return '<storage driver>';
   // Random ids of the network sandbox, the network and the endpoint; only whether there is one is the API's.
   if (['SandboxID', 'NetworkID', 'EndpointID'].includes(key) && s !== '') return '<network id>';
   // Addresses handed out at start (empty for NetworkMode none, but normalised so that one rule covers all modes).

@@ -63,6 +63,9 @@ describe('registries', () => {
       const img = (await b2.request('GET', `/v1.24/images/${ref}:v1/json`)).json();
       expect(img.Id).toBe(before.Id);
       expect(img.RepoDigests).toEqual([`${ref}@${aux.aux.Digest}`]);
+      // `docker images --digests` reads the list's RepoDigests (it never sends digests=1).
+      const cli = await b2.docker(['images', '--digests', '--format', '{{.Repository}}:{{.Tag}} {{.Digest}}'], { apiVersion: '1.24' });
+      expect(cli.stdout).toContain(`${ref}:v1 ${aux.aux.Digest}\n`);
       const up = lines((await b2.request('POST', `/v1.24/images/create?fromImage=${encodeURIComponent(ref)}&tag=v1`)).body);
       expect(up[up.length - 1]).toEqual({ status: `Status: Image is up to date for ${ref}:v1` });
     } finally {

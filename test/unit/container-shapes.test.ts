@@ -6,7 +6,7 @@ import { contentSize } from '../../src/fs/usage';
 import { newState } from '../../src/store/containers';
 import { toContainerInspect, toContainerSummary } from '../../src/translate/response/containers';
 import { jsonDiff, normalise } from '../helpers/golden';
-import type { ContainerRecord } from '../../src/types/container';
+import type { ContainerRecord, MountPoint } from '../../src/types/container';
 
 const ID = 'a'.repeat(64);
 
@@ -52,6 +52,32 @@ describe('inspect', () => {
     expect(nid(record())).toBe('');
     expect(nid(running())).toBe('n'.repeat(64));
     expect(nid(exited())).toBe('n'.repeat(64));
+  });
+
+  // As the reference (test/golden/scenarios, "volumes: ..."): Type wherever Mounts is sent (the spec's mount object
+  // does not name it), Name/Driver/Propagation from 1.22; the list leaves an anonymous volume's Source empty.
+  test('Mounts: Type at every version, the spec\'s fields from 1.22, no Source for an anonymous volume in the list', () => {
+    const MountPoints: MountPoint[] = [
+      { Type: 'volume', Name: 'v'.repeat(64), Source: '/data/volumes/vvv/_data', Destination: '/anon', Driver: 'local', Mode: '', RW: true, Propagation: '', Anonymous: true },
+      { Type: 'bind', Source: '/tmp', Destination: '/host', Mode: 'ro', RW: false, Propagation: 'rprivate' },
+    ];
+    const r = running();
+    r.MountPoints = MountPoints;
+    expect(toContainerInspect(r, '1.20').Mounts).toEqual([
+      { Type: 'volume', Source: '/data/volumes/vvv/_data', Destination: '/anon', Mode: '', RW: true },
+      { Type: 'bind', Source: '/tmp', Destination: '/host', Mode: 'ro', RW: false },
+    ]);
+    expect(toContainerInspect(r, '1.24').Mounts).toEqual([
+      { Type: 'volume', Name: 'v'.repeat(64), Source: '/data/volumes/vvv/_data', Destination: '/anon', Driver: 'local', Mode: '', RW: true, Propagation: '' },
+      { Type: 'bind', Source: '/tmp', Destination: '/host', Mode: 'ro', RW: false, Propagation: 'rprivate' },
+    ]);
+    expect((toContainerSummary(r, '1.24', 0) as { Mounts: { Source: string }[] }).Mounts.map((m) => m.Source)).toEqual(['', '/tmp']);
+  });
+
+  test('GraphDriver: overlay2, with the snapshot directories gathered for it', () => {
+    const data = { LowerDir: '/s/2/fs:/s/1/fs', UpperDir: '/s/3/fs', WorkDir: '/s/3/work' };
+    expect(toContainerInspect(record(), '1.24', { graphDriverData: data })).toEqual(expect.objectContaining({ Driver: 'overlay2', GraphDriver: { Data: data, Name: 'overlay2' } }));
+    expect(toContainerInspect(record(), '1.24').GraphDriver).toEqual({ Data: null, Name: 'overlay2' });
   });
 
   test('HostConfig: unset lists and limits are null, IpcMode shareable, no DiskQuota', () => {

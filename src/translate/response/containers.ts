@@ -4,6 +4,7 @@ import { MASKED, READONLY } from '../spec';
 import type { ContainerRecord, HealthState } from '../../types/container';
 import type { PortBinding } from '../../types/network';
 import { own } from '../own';
+import { storageDriverName } from './storage-driver';
 
 /** go-units HumanDuration. */
 export function humanDuration(ms: number): string {
@@ -61,6 +62,8 @@ export interface ShapeExtras {
   sizeRw?: number;
   sizeRootFs?: number;
   execIds?: string[];
+  /** GraphDriver.Data (the snapshot's directories); null when unknown. */
+  graphDriverData?: Record<string, string> | null;
 }
 
 function inspectConfig(rec: ContainerRecord, v: ApiVersion): Record<string, unknown> {
@@ -178,11 +181,13 @@ function inspectHostConfigFields(rec: ContainerRecord): Record<string, unknown> 
   };
 }
 
-export function toMounts(rec: ContainerRecord, v: ApiVersion): Record<string, unknown>[] {
+/** Mounts of inspect, or of the list (`inList`), where the reference shows an anonymous volume with no Source. */
+export function toMounts(rec: ContainerRecord, v: ApiVersion, inList = false): Record<string, unknown>[] {
   return (rec.MountPoints ?? []).map((m) => {
-    const out: Record<string, unknown> = {};
+    // Type is not in the spec's mount object; the reference sends it wherever Mounts is sent.
+    const out: Record<string, unknown> = { Type: m.Type };
     if (m.Name !== undefined && supports(v, 'MountNameDriverPropagation')) out.Name = m.Name;
-    Object.assign(out, { Source: m.Source, Destination: m.Destination });
+    Object.assign(out, { Source: inList && m.Anonymous ? '' : m.Source, Destination: m.Destination });
     if (supports(v, 'MountNameDriverPropagation') && m.Driver) out.Driver = m.Driver;
     Object.assign(out, { Mode: m.Mode, RW: m.RW });
     if (supports(v, 'MountNameDriverPropagation')) out.Propagation = m.Type === 'bind' ? m.Propagation : '';
@@ -268,11 +273,11 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
     LogPath: started ? rec.LogPath : '',
     Name: rec.Name,
     RestartCount: rec.RestartCount,
-    Driver: rec.Driver,
+    Driver: storageDriverName(rec.Driver),
     Platform: 'linux',
   };
   if (supports(v, 'InspectExecDriver')) out.ExecDriver = 'containerd';
-  Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec, v), GraphDriver: { Name: rec.Driver, Data: null } });
+  Object.assign(out, { MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: x.execIds?.length ? x.execIds : null, HostConfig: inspectHostConfig(rec, v), GraphDriver: { Data: x.graphDriverData ?? null, Name: storageDriverName(rec.Driver) } });
   if (x.sizeRw !== undefined && supports(v, 'InspectSize')) {
     out.SizeRw = x.sizeRw;
     out.SizeRootFs = x.sizeRootFs ?? 0;
@@ -307,6 +312,6 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
   out.Status = statusText(rec, nowMs);
   if (supports(v, 'ListHostConfig')) out.HostConfig = { NetworkMode: rec.HostConfig.NetworkMode ?? 'default' };
   if (supports(v, 'ListNetworkSettings')) out.NetworkSettings = { Networks: networksOf(rec, false) };
-  if (supports(v, 'ListMounts')) out.Mounts = toMounts(rec, v);
+  if (supports(v, 'ListMounts')) out.Mounts = toMounts(rec, v, true);
   return out;
 }

@@ -2,6 +2,7 @@
 import { ApiVersion, supports } from '../version/features';
 import type { ResolvedImage } from '../../types/image';
 import { ZERO_TIME } from '../time';
+import { storageDriverName } from './storage-driver';
 
 const toUnix = (rfc: string): number => Math.floor(Date.parse(rfc) / 1000) || 0;
 
@@ -39,15 +40,17 @@ export function toImageContainerConfig(c: Record<string, any> | undefined): Reco
   return out;
 }
 
-export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boolean): Record<string, unknown> {
+export function toImageSummary(img: ResolvedImage, v: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = {
     Id: img.id,
   };
   // The spec: "ParentId string (absent for root images)" (the 20.10 reference sends "" there; the spec wins).
   if (img.parent) out.ParentId = img.parent;
   out.RepoTags = img.repoTags.length ? img.repoTags : ['<none>:<none>'];
-  // A tagged image with no digest: null, as the engine sends (its list leaves the slice nil; inspect sends []).
-  if (digests) out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? null : ['<none>@<none>'];
+  // The spec: "RepoDigests ... (present when `digests` is requested)"; it is silent on the other requests, where the
+  // reference sends it too (the docker CLI's `images --digests` never asks and reads it). A tagged image with no
+  // digest: null, as the engine sends (its list leaves the slice nil; inspect sends []).
+  out.RepoDigests = img.repoDigests.length ? img.repoDigests : img.repoTags.length ? null : ['<none>@<none>'];
   out.Created = toUnix(img.created);
   // Not in the spec's image summary (silent on them); the reference sends -1 ("not computed") at every version.
   out.SharedSize = -1;
@@ -58,7 +61,7 @@ export function toImageSummary(img: ResolvedImage, v: ApiVersion, digests: boole
   return out;
 }
 
-export function toImageInspect(img: ResolvedImage, snapshotter: string): Record<string, unknown> {
+export function toImageInspect(img: ResolvedImage, snapshotter: string, graphDriverData: Record<string, string> | null = null): Record<string, unknown> {
   const c = img.config;
   return {
     Id: img.id,
@@ -76,7 +79,7 @@ export function toImageInspect(img: ResolvedImage, snapshotter: string): Record<
     Os: c.os ?? 'linux',
     Size: img.size,
     VirtualSize: img.size,
-    GraphDriver: { Name: snapshotter, Data: null },
+    GraphDriver: { Data: graphDriverData, Name: storageDriverName(snapshotter) },
     RootFS: { Type: 'layers', Layers: img.diffIds },
     // Not in the spec's image inspect (silent on it); the reference sends it at every version.
     Metadata: { LastTagTime: img.lastTagTime ?? ZERO_TIME },

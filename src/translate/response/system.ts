@@ -1,6 +1,7 @@
 // /version and /info bodies, per API version — pure.
 import { MAX_API_VERSION, MIN_API_VERSION } from '../version/features';
 import type { SystemInfo, VersionInfo } from '../../types/system';
+import { storageDriverName } from './storage-driver';
 
 /**
  * /version: the spec's fields ("Version information": Version, Os, KernelVersion, GoVersion, GitCommit, Arch,
@@ -42,7 +43,7 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
     ContainersPaused: i.counts.paused,
     ContainersStopped: i.counts.stopped,
     Images: i.images,
-    Driver: 'overlayfs',
+    Driver: storageDriverName('overlayfs'),
     DriverStatus: [
       ['Backing Filesystem', i.backingFs],
       ['Snapshotter', 'containerd overlayfs'],

@@ -21,6 +21,7 @@ const images = fake<ImagesBackend>({
     throw notFound(`No such image: ${ref}:latest`);
   },
   tag: async (image, ref) => void tags.push([image.id, ref]),
+  graphDriverData: async () => ({ UpperDir: '/snap/1/fs', WorkDir: '/snap/1/work' }),
 });
 
 let s: Served;
@@ -42,7 +43,7 @@ test('inspect of a missing image wraps the lookup\'s message with the name as gi
   const r = await s.request('GET', '/images/nope/json');
   expect([r.status, r.text]).toEqual([404, '{"message":"no such image: nope: No such image: nope:latest"}\n']);
   const ok = await s.request('GET', '/images/busybox/json');
-  expect(JSON.parse(ok.text)).toMatchObject({ Id: A, RepoTags: ['busybox:latest'], GraphDriver: { Name: 'overlayfs' } });
+  expect(JSON.parse(ok.text)).toMatchObject({ Id: A, RepoTags: ['busybox:latest'], GraphDriver: { Data: { UpperDir: '/snap/1/fs', WorkDir: '/snap/1/work' }, Name: 'overlay2' } });
 });
 
 test('tag: 201, the reference normalised; a digest is refused', async () => {
