@@ -3,7 +3,7 @@
 // that falls more than QUEUE_LIMIT behind is switched back to reading the file from where it stopped, so the
 // capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
 // rotations of the files underneath are no concern here.
-import { frame, streamType, writeFrameHeader } from '../translate/stream';
+import { frameLines, framedLinesLength, streamType, writeFramedLines } from '../translate/stream';
 import { asLogged } from '../runtime/jsonlog';
 import { detailsPrefix, fixedNano } from './logs';
 import { LogFollow, timeNs } from '../runtime/logread';
@@ -34,10 +34,10 @@ function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, va
   return Buffer.concat(parts);
 }
 
-/** Frames (or not) the entries appended in one write, with the timestamp and details prefixes per entry. */
+/** Frames (a frame per entry, as the engine) or not the entries appended in one write, with the timestamp and details prefixes per entry. */
 export function formatAppended(stream: StreamName, content: Buffer, time: string, fmt: LogStreamFormat, valid = false, details = ' '): Buffer {
   const body = appendedPayload(content, time, fmt, valid, details);
-  return fmt.framed ? frame(streamType(stream), body) : body;
+  return fmt.framed ? frameLines(streamType(stream), body) : body;
 }
 
 /** Live appends are handed on in batches of up to this many bytes (a socket write and a client read each) ... */
@@ -92,7 +92,6 @@ export function followLogs(
   // reused at once), with the logical offset after them.
   const queue: { b: Buffer; used: number; end: number }[] = [];
   let queued = 0; // their bytes
-  const headerBytes = fmt.framed ? 8 : 0;
   let catchingUp = true;
   let pumping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -129,10 +128,11 @@ export function followLogs(
     let last = queue[queue.length - 1];
     if (wanted) {
       const payload = appendedPayload(content, time, fmt, !!valid, prefix);
-      const need = headerBytes + payload.length;
+      // a frame per entry (line), as the engine frames a log's entries
+      const need = fmt.framed ? framedLinesLength(payload) : payload.length;
       if (!last || last.used + need > last.b.length) queue.push((last = { b: newBatch(need), used: 0, end }));
-      if (headerBytes) writeFrameHeader(last.b, last.used, streamType(stream), payload.length);
-      payload.copy(last.b, last.used + headerBytes);
+      if (fmt.framed) writeFramedLines(last.b, last.used, streamType(stream), payload);
+      else payload.copy(last.b, last.used);
       last.used += need;
       queued += need;
     } else if (!last) queue.push((last = { b: NONE, used: 0, end }));

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './logs-worker';
-import { streamType, writeFrameHeader } from '../translate/stream';
+import { frameLines, streamType, writeFrameHeader } from '../translate/stream';
 import { closeLogSource, LogSource } from '../runtime/logfiles';
 import { LogFollow, readLines, visitWanted } from '../runtime/logread';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
@@ -22,8 +22,13 @@ export async function streamLogs(file: LogSource | string, o: LogReadOptions, fm
     async (text) => {
       if (!fmt.timestamps && !fmt.details && o.sinceNs === undefined) {
         const bulk = bulkPayload(text, o);
-        if (bulk !== undefined) {
-          if (bulk.text || bulk.newline) await write(frameLatin1(bulk.stream, bulk.text, bulk.newline, fmt.framed));
+        // framed, a frame per entry (as the engine): the bulk payload's newlines are its entries' ends unless
+        // partial entries were joined in it
+        if (bulk !== undefined && !(fmt.framed && bulk.joined)) {
+          if (bulk.text || bulk.newline) {
+            const raw = frameLatin1(bulk.stream, bulk.text, bulk.newline, false);
+            await write(fmt.framed ? frameLines(streamType(bulk.stream), raw) : raw);
+          }
           return;
         }
       }
@@ -63,9 +68,9 @@ const GLUE: Record<StreamName, [RegExp, RegExp, string]> = {
  * The common case in one go: a chunk of berth-written lines of one stream, with nothing to unescape but the
  * newlines that end entries, becomes its payload by two native regular-expression replacements of the JSON between
  * entries (instead of decoding line by line). Undefined when the chunk is not like that: decode it line by line.
- * The payload then goes out as one frame (a client demultiplexes frames of any size the same way).
+ * The payload then goes out as one buffer (framed, a frame per entry).
  */
-function bulkPayload(text: string, o: LogReadOptions): { stream: StreamName; text: string; newline: boolean } | undefined {
+function bulkPayload(text: string, o: LogReadOptions): { stream: StreamName; text: string; newline: boolean; joined: boolean } | undefined {
   if (!text.startsWith('{"log":"')) return undefined;
   // Worth it for short lines (per-line work dominates); long ones decode faster one by one.
   const first = text.indexOf('\n');
@@ -79,7 +84,9 @@ function bulkPayload(text: string, o: LogReadOptions): { stream: StreamName; tex
   let body = text.slice(8).replace(withNewline, '\n');
   // What is left must be one entry's body and its ending, nothing else.
   let end = body.lastIndexOf(key);
+  let joined = false;
   if (end >= 0 && body.indexOf(key) !== end) {
+    joined = true;
     body = body.replace(partial, ''); // entries that did not end with a newline (partial lines)
     end = body.lastIndexOf(key);
   }
@@ -87,7 +94,7 @@ function bulkPayload(text: string, o: LogReadOptions): { stream: StreamName; tex
   const newline = body.startsWith('\\n', end - 2) && !body.startsWith('\\\\n', end - 3);
   body = body.slice(0, newline ? end - 2 : end);
   if (body.includes('\\') || body.includes('"')) return undefined; // escapes, other layouts, the other stream
-  return { stream, text: body, newline };
+  return { stream, text: body, newline, joined };
 }
 
 /** One frame (or raw bytes) of a latin1 payload, plus the entry's final newline. */

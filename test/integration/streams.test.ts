@@ -121,7 +121,16 @@ test('logs -f while the container writes: every line once and in order, for a fa
   const [fast, slow] = await Promise.all([read(0), read(2500)]);
   const want = Array.from({ length: N }, (_, i) => `${i + 1}\n`).join('') + Array.from({ length: N }, (_, i) => `again-${i + 1}\n`).join('');
   for (const got of [fast, slow]) {
-    const text = Buffer.concat(new FrameDecoder().push(got).map((f) => f.payload)).toString();
+    // 8 million frames (one per line, as the engine's): demultiplexed in place, not a Buffer per frame
+    const payload = Buffer.allocUnsafe(got.length);
+    let at = 0;
+    for (let i = 0; i + 8 <= got.length; ) {
+      const n = got.readUInt32BE(i + 4);
+      got.copy(payload, at, i + 8, i + 8 + n);
+      at += n;
+      i += 8 + n;
+    }
+    const text = payload.subarray(0, at).toString();
     expect(text.length).toBe(want.length);
     expect(text === want).toBe(true);
   }
@@ -136,10 +145,22 @@ test('logs -f (live) gives exactly what a later read of the file gives: TTY and 
     const q = 'stdout=1&stderr=1&timestamps=1&details=1';
     const followed = await b.request('GET', `/v1.24/containers/${name}/logs?follow=1&${q}`);
     const after = await b.request('GET', `/v1.24/containers/${name}/logs?${q}`);
-    // frames may be cut differently (the live path sends a frame per write): compare the demultiplexed bytes
+    // compare the demultiplexed bytes (partial lines may be cut differently)
     const demux = (x: Buffer) => (tty ? [x.toString()] : [1, 2].map((s) => Buffer.concat(new FrameDecoder().push(x).filter((f) => f.stream === s).map((f) => f.payload)).toString()));
     expect(demux(followed.body)).toEqual(demux(after.body));
     expect(demux(after.body)[0]).toMatch(/^\S+Z  l1 <&> "q"\r?\n/);
     await b.docker(['rm', '-f', name]);
   }
+});
+
+test('logs are framed an entry to a frame, as the engine frames them (docker-py streams a frame as a line): read back and followed live', async () => {
+  // one write of two lines: one read of the capture, one live append, one chunk of the file
+  const script = 'sleep 1; printf "hello\\nworld\\n"; printf "part"; sleep 1';
+  expect((await b.docker(['run', '-d', '--name', 'perline', '--net', 'none', 'busybox', 'sh', '-c', script], { apiVersion: '1.24' })).code).toBe(0);
+  const frames = (x: Buffer) => new FrameDecoder().push(x).map((f) => `${f.stream}:${f.payload.toString()}`);
+  const followed = await b.request('GET', '/v1.24/containers/perline/logs?follow=1&stdout=1&stderr=1');
+  expect(frames(followed.body)).toEqual(['1:hello\n', '1:world\n', '1:part']);
+  const after = await b.request('GET', '/v1.24/containers/perline/logs?stdout=1&stderr=1');
+  expect(frames(after.body)).toEqual(['1:hello\n', '1:world\n', '1:part']);
+  await b.docker(['rm', '-f', 'perline']);
 });

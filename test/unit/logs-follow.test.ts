@@ -142,8 +142,9 @@ test('a small file: subscribed at once, one read from the tail up to the subscri
   expect(out).toEqual(['[file]', 'live\n']);
 });
 
-test('appended entries are formatted like the file path: frames, nine-digit timestamps, details, invalid UTF-8 as U+FFFD', () => {
-  expect(formatAppended('stderr', Buffer.from('x\ny'), T, { framed: true, timestamps: false, details: false })).toEqual(Buffer.from([2, 0, 0, 0, 0, 0, 0, 3, 0x78, 0x0a, 0x79]));
+test('appended entries are formatted like the file path: a frame per line, nine-digit timestamps, details, invalid UTF-8 as U+FFFD', () => {
+  // a frame per entry (line), as the engine frames a log's entries
+  expect(formatAppended('stderr', Buffer.from('x\ny'), T, { framed: true, timestamps: false, details: false })).toEqual(Buffer.from([2, 0, 0, 0, 0, 0, 0, 2, 0x78, 0x0a, 2, 0, 0, 0, 0, 0, 0, 1, 0x79]));
   expect(formatAppended('stdout', Buffer.from('x\ny'), T, { framed: false, timestamps: true, details: true }).toString()).toBe('2026-01-01T00:00:01.500000000Z  x\n2026-01-01T00:00:01.500000000Z  y');
   expect(formatAppended('stdout', Buffer.from([0x61, 0xff, 0x0a]), T, fmt)).toEqual(Buffer.from([0x61, 0xef, 0xbf, 0xbd, 0x0a]));
 });
