@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
+import { frames } from '../helpers/frames';
 
 const berth = berthWithBusybox();
 let b: TestBerth;
@@ -169,7 +170,8 @@ test('buildImage from a tar stream (buildargs, labels) followed with followProgr
   const c = await docker.createContainer({ Image: 'dockerode-built:v1', HostConfig: { NetworkMode: 'none' } });
   await c.start();
   expect((await c.wait()).StatusCode).toBe(0);
-  expect((await c.logs({ stdout: true })).toString('latin1')).toContain('from the context\nfrom an arg\n');
+  // a frame per line, as the reference frames a log's entries
+  expect(frames(await c.logs({ stdout: true })).map((f) => f.data.toString())).toEqual(['from the context\n', 'from an arg\n']);
   await c.remove();
   // an error during the build arrives in the stream (status 200): followProgress lists it with the rest
   const badPack = tar.pack();
