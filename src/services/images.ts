@@ -337,9 +337,16 @@ export class ImageService {
     if (!img.chainId) return null;
     const known = this.graphData.get(img.chainId);
     if (known) return known;
-    const mounts = await withLease(this.ctr, 'berth-graphdriver', (lease) =>
-      snapshotApi.view(this.ctr, SNAPSHOTTER, `graphdriver-${crypto.randomBytes(6).toString('hex')} ${img.chainId}`, img.chainId, { lease }),
-    ).catch(() => undefined);
+    // The view is removed once read (its mounts name the layers' own folders): left to containerd's GC it would
+    // linger as a snapshot berth has no record of.
+    const key = `graphdriver-${crypto.randomBytes(6).toString('hex')} ${img.chainId}`;
+    const mounts = await withLease(this.ctr, 'berth-graphdriver', async (lease) => {
+      try {
+        return await snapshotApi.view(this.ctr, SNAPSHOTTER, key, img.chainId!, { lease });
+      } finally {
+        await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+      }
+    }).catch(() => undefined);
     const m = mounts?.[0] as MountLike | undefined;
     if (!m) return null;
     // One layer: a read-only bind of its directory; more: an overlay of them all as lower directories.
