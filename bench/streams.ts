@@ -22,23 +22,11 @@ import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { writer as writerOf } from './log-writers';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const BYTES = 256 << 20;
-// Lines of 63 bytes (the worst case: the json-file format costs per line) and of 1000 bytes.
-const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const line = (lineBytes: number) => ALNUM.repeat(Math.ceil(lineBytes / 62)).slice(0, lineBytes - 1);
-// The worst case: `yes` writes its lines a few KiB at a time, and the writer is slow (the raw FIFO read stays well
-// under 200 MB/s on a 2-core machine). The fast writer: the same lines, in 64 KiB writes (a 1 MiB block of whole
-// lines, written again and again), so that the log path, not the writer, is what is measured.
-const writer = (lineBytes: number, fast: boolean) => [
-  '/bin/busybox',
-  'sh',
-  '-c',
-  fast
-    ? `/bin/busybox yes ${line(lineBytes)} | /bin/busybox head -c ${Math.floor((1 << 20) / lineBytes) * lineBytes} > /tmp/block; while /bin/busybox cat /tmp/block; do :; done | /bin/busybox dd bs=65536 count=${BYTES >> 16} iflag=fullblock 2>/dev/null`
-    : `/bin/busybox yes ${line(lineBytes)} | /bin/busybox head -c ${BYTES}`,
-];
+const writer = (lineBytes: number, fast: boolean) => writerOf(lineBytes, fast, BYTES);
 interface Scenario {
   key: string;
   lineBytes: number;
