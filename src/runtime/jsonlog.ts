@@ -114,6 +114,58 @@ class SimdEncoder {
   }
 }
 
+/**
+ * The reader's fast path (jsonlog.wat's `decode`): whole json-file lines in berth's own layout straight to their
+ * entries' bytes, a frame per entry when framed, entries of unwanted streams left out. It stops at a line it does
+ * not handle (see the .wat), for the caller to decode that line another way.
+ */
+export class LogDecoder {
+  private readonly memory: WasmMemory;
+  private readonly run: (input: number, length: number, output: number, flags: number) => number;
+  private mem: Buffer;
+  private static readonly INPUT = 64;
+
+  constructor() {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64')));
+    this.memory = instance.exports.memory as WasmMemory;
+    this.run = instance.exports.decode as LogDecoder['run'];
+    this.mem = Buffer.from(this.memory.buffer);
+  }
+
+  /**
+   * Decodes `chunk` (whole lines) from `from`: the output (a view into the module's memory, valid until the next
+   * call) and where the decoder stopped (`chunk.length` when it decoded everything, else the start of a line it
+   * does not handle).
+   */
+  decode(chunk: Buffer, from: number, o: { stdout: boolean; stderr: boolean; framed: boolean }): { out: Buffer; stopped: number } {
+    const n = chunk.length - from;
+    const output = LogDecoder.INPUT + ((n + 31) & ~15);
+    const need = output + n + 128;
+    if (need > this.memory.buffer.byteLength) {
+      this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / 65536));
+      this.mem = Buffer.from(this.memory.buffer);
+    }
+    chunk.copy(this.mem, LogDecoder.INPUT, from);
+    const flags = (o.stdout ? 1 : 0) | (o.stderr ? 2 : 0) | (o.framed ? 4 : 0);
+    const len = this.run(LogDecoder.INPUT, n, output, flags);
+    return { out: this.mem.subarray(output, output + len), stopped: from + this.mem.readUInt32LE(0) - LogDecoder.INPUT };
+  }
+}
+
+let decoder: LogDecoder | null | undefined;
+/** The thread's decoder (decoding is synchronous: one serves every reader), or undefined where WebAssembly SIMD
+ *  is not available. */
+export function sharedLogDecoder(): LogDecoder | undefined {
+  if (decoder === undefined) {
+    try {
+      decoder = new LogDecoder();
+    } catch {
+      decoder = null;
+    }
+  }
+  return decoder ?? undefined;
+}
+
 let simd: SimdEncoder | undefined;
 try {
   simd = new SimdEncoder();

@@ -71,11 +71,11 @@ function asSource(src: LogSource | string): LogSource {
 
 /**
  * Hands the complete lines of the source's files (oldest first; from the tail offset, or the logical range
- * `from`..`until`), a chunk at a time, to `visitChunk` as a latin1 view (one char per byte), then, with `follow`,
+ * `from`..`until`), a chunk at a time, to `visitChunk` (a buffer of its own, ending with a newline), then, with `follow`,
  * whatever is appended to the current file until `stopped` resolves (plus a final read). Returns when done or
  * aborted. Closes the source's files.
  */
-export async function readLines(source: LogSource | string, o: LogReadOptions, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+export async function readLines(source: LogSource | string, o: LogReadOptions, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   const src = asSource(source);
   try {
     const segs = src.files.map(segment);
@@ -137,24 +137,42 @@ export async function readLines(source: LogSource | string, o: LogReadOptions, v
   }
 }
 
+const CHUNK = 1 << 20;
+const HEAD = 64 << 10;
+
 /** Reads one file from `offset` to `until` (undefined: its size, then, with `follow`, what is appended). */
-async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (text: string) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   let offset = start;
   let rest: Buffer = Buffer.alloc(0);
+  // The next chunk is read while this one is visited; each is read HEAD bytes into its buffer, where the partial
+  // line left over from the one before goes (when it fits: else the two are joined).
   const readMore = async () => {
     const now = until ?? (await seg.size());
-    while (offset < now) {
-      const len = Math.min(1 << 20, now - offset);
-      const buf = Buffer.allocUnsafe(rest.length + len);
-      rest.copy(buf, 0);
-      const bytesRead = await seg.read(buf, rest.length, len, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-      const total = rest.length + bytesRead;
-      const end = buf.lastIndexOf(0x0a, total - 1) + 1; // after the last complete line
-      rest = Buffer.from(buf.subarray(end, total));
-      if (end > 0) await visitChunk(buf.toString('latin1', 0, end));
-      if (follow?.signal.aborted) return;
+    const issue = (at: number) => {
+      const buf = Buffer.allocUnsafe(HEAD + Math.min(CHUNK, now - at));
+      return seg.read(buf, HEAD, buf.length - HEAD, at).then((n) => ({ buf, n }));
+    };
+    let next = offset < now ? issue(offset) : undefined;
+    try {
+      while (next) {
+        const { buf, n } = await next;
+        next = undefined;
+        if (n === 0) break;
+        offset += n;
+        if (offset < now && !follow?.signal.aborted) next = issue(offset);
+        let chunk: Buffer;
+        if (rest.length <= HEAD) {
+          rest.copy(buf, HEAD - rest.length);
+          chunk = buf.subarray(HEAD - rest.length, HEAD + n);
+        } else chunk = Buffer.concat([rest, buf.subarray(HEAD, HEAD + n)]);
+        const end = chunk.lastIndexOf(0x0a) + 1; // after the last complete line
+        rest = Buffer.from(chunk.subarray(end));
+        if (end > 0) await visitChunk(chunk.subarray(0, end));
+        if (follow?.signal.aborted) return;
+      }
+    } finally {
+      // never leave a read running on a file the caller is about to close
+      await next?.catch(() => undefined);
     }
   };
   await readMore();
@@ -207,9 +225,9 @@ export async function readLogs(file: LogSource | string, o: LogReadOptions, emit
   await readLines(
     file,
     o,
-    async (text) => {
+    async (chunk) => {
       const batch: LogEntry[] = [];
-      visitWanted(text, o, (l) => {
+      visitWanted(chunk.toString('latin1'), o, (l) => {
         const e: LogEntry = { stream: l.stream, log: Buffer.from(l.text, 'latin1').toString('utf8'), time: l.time };
         if (l.attrs) e.attrs = JSON.parse(l.attrs) as Record<string, string>;
         batch.push(e);

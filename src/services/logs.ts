@@ -5,109 +5,69 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './logs-worker';
-import { frameLines, streamType, writeFrameHeader } from '../translate/stream';
+import { streamType, writeFrameHeader } from '../translate/stream';
+import { sharedLogDecoder } from '../runtime/jsonlog';
 import { closeLogSource, LogSource } from '../runtime/logfiles';
 import { LogFollow, readLines, visitWanted } from '../runtime/logread';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
-import type { StreamName } from '../types/io';
 
 /**
- * The logs endpoint's byte stream: every wanted entry of `file`, framed or raw, written in one buffer per chunk of
- * the file (a write per entry held the path to a fraction of the disk's speed).
+ * The logs endpoint's byte stream: every wanted entry of `file`, framed (a frame per entry, as the engine) or raw,
+ * written in one buffer per chunk of the file (a write per entry held the path to a fraction of the disk's speed).
+ * Without timestamps, details or since, berth's own lines go through the SIMD decoder (jsonlog.wat); what it does not
+ * handle, and the other formats, through the general decoder.
  */
 export async function streamLogs(file: LogSource | string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+  const decoder = !fmt.timestamps && !fmt.details && o.sinceNs === undefined ? sharedLogDecoder() : undefined;
+  const flags = { stdout: o.stdout, stderr: o.stderr, framed: fmt.framed };
   await readLines(
     file,
     o,
-    async (text) => {
-      if (!fmt.timestamps && !fmt.details && o.sinceNs === undefined) {
-        const bulk = bulkPayload(text, o);
-        // framed, a frame per entry (as the engine): the bulk payload's newlines are its entries' ends unless
-        // partial entries were joined in it
-        if (bulk !== undefined && !(fmt.framed && bulk.joined)) {
-          if (bulk.text || bulk.newline) {
-            const raw = frameLatin1(bulk.stream, bulk.text, bulk.newline, false);
-            await write(fmt.framed ? frameLines(streamType(bulk.stream), raw) : raw);
-          }
-          return;
+    async (chunk) => {
+      let out: Out;
+      if (!decoder) out = formatLines(chunk.toString('latin1'), o, fmt, { b: Buffer.allocUnsafe(chunk.length + 64 * 1024), at: 0 });
+      else {
+        // The output is never longer than the input (a line is longer than its entry's frame).
+        out = { b: Buffer.allocUnsafe(chunk.length), at: 0 };
+        for (let from = 0; from < chunk.length; ) {
+          const r = decoder.decode(chunk, from, flags);
+          out.at += r.out.copy(out.b, out.at);
+          if (r.stopped >= chunk.length) break;
+          const nl = chunk.indexOf(0x0a, r.stopped);
+          from = nl < 0 ? chunk.length : nl + 1;
+          out = formatLines(chunk.toString('latin1', r.stopped, from), o, fmt, out);
         }
       }
-      // The output is never longer than the chunk plus a header per line (timestamps are longer unfixed… by at
-      // most 9 digits, and details add their prefix): grow when needed.
-      let out = Buffer.allocUnsafe(text.length + 64 * 1024);
-      let at = 0;
-      visitWanted(text, o, (l) => {
-        let body = l.text;
-        if (fmt.details) body = detailsPrefix(l.attrs) + body;
-        if (fmt.timestamps) body = `${fixedNano(l.time)} ${body}`;
-        const n = body.length; // bytes: one latin1 char each
-        if (at + n + 8 > out.length) {
-          const bigger = Buffer.allocUnsafe(Math.max(out.length * 2, at + n + 8));
-          out.copy(bigger, 0, 0, at);
-          out = bigger;
-        }
-        if (fmt.framed) {
-          writeFrameHeader(out, at, streamType(l.stream), n);
-          at += 8;
-        }
-        at += (out as Buffer & { latin1Write(s: string, at: number): number }).latin1Write(body, at); // write() without its argument checks
-      });
-      if (at) await write(out.subarray(0, at));
+      if (out.at) await write(out.b.subarray(0, out.at));
     },
     follow,
   );
 }
 
-// Between two entries of one stream: the JSON after an entry ending with a newline, and after a partial one.
-const GLUE: Record<StreamName, [RegExp, RegExp, string]> = {
-  stdout: [/\\n","stream":"stdout","time":"[^"]*"\}\n\{"log":"/g, /","stream":"stdout","time":"[^"]*"\}\n\{"log":"/g, '","stream":"stdout","time":"'],
-  stderr: [/\\n","stream":"stderr","time":"[^"]*"\}\n\{"log":"/g, /","stream":"stderr","time":"[^"]*"\}\n\{"log":"/g, '","stream":"stderr","time":"'],
-};
-
-/**
- * The common case in one go: a chunk of berth-written lines of one stream, with nothing to unescape but the
- * newlines that end entries, becomes its payload by two native regular-expression replacements of the JSON between
- * entries (instead of decoding line by line). Undefined when the chunk is not like that: decode it line by line.
- * The payload then goes out as one buffer (framed, a frame per entry).
- */
-function bulkPayload(text: string, o: LogReadOptions): { stream: StreamName; text: string; newline: boolean; joined: boolean } | undefined {
-  if (!text.startsWith('{"log":"')) return undefined;
-  // Worth it for short lines (per-line work dominates); long ones decode faster one by one.
-  const first = text.indexOf('\n');
-  if (first > 400 || (first > 0 && text.indexOf('\n', 4 * 400) > 8 * 400)) return undefined;
-  // The first entry's stream (its key is the first: inside log text every quote is escaped). Entries of the other
-  // stream keep their JSON through the replacements below, and their quotes send the chunk down the slow path.
-  const k = text.indexOf('","stream":"std');
-  const stream: StreamName | undefined = text.startsWith('out"', k + 15) ? 'stdout' : text.startsWith('err"', k + 15) ? 'stderr' : undefined;
-  if (k < 0 || !stream || !(stream === 'stdout' ? o.stdout : o.stderr)) return undefined;
-  const [withNewline, partial, key] = GLUE[stream];
-  let body = text.slice(8).replace(withNewline, '\n');
-  // What is left must be one entry's body and its ending, nothing else.
-  let end = body.lastIndexOf(key);
-  let joined = false;
-  if (end >= 0 && body.indexOf(key) !== end) {
-    joined = true;
-    body = body.replace(partial, ''); // entries that did not end with a newline (partial lines)
-    end = body.lastIndexOf(key);
-  }
-  if (end < 0 || !/^","stream":"std(out|err)","time":"[^"]*"\}\n$/.test(body.slice(end))) return undefined;
-  const newline = body.startsWith('\\n', end - 2) && !body.startsWith('\\\\n', end - 3);
-  body = body.slice(0, newline ? end - 2 : end);
-  if (body.includes('\\') || body.includes('"')) return undefined; // escapes, other layouts, the other stream
-  return { stream, text: body, newline, joined };
+interface Out {
+  b: Buffer;
+  at: number;
 }
 
-/** One frame (or raw bytes) of a latin1 payload, plus the entry's final newline. */
-function frameLatin1(stream: StreamName, text: string, newline: boolean, framed: boolean): Buffer {
-  const n = text.length + (newline ? 1 : 0); // bytes: one latin1 char each
-  const out = Buffer.allocUnsafe((framed ? 8 : 0) + n);
-  let at = 0;
-  if (framed) {
-    writeFrameHeader(out, 0, streamType(stream), n);
-    at = 8;
-  }
-  at += out.write(text, at, 'latin1');
-  if (newline) out[at] = 0x0a;
+/** The general decoder: the wanted entries of `text` (whole lines, a latin1 view) formatted into `out` (grown when
+ *  needed: timestamps are longer unfixed, details add their prefix). */
+function formatLines(text: string, o: LogReadOptions, fmt: LogStreamFormat, out: Out): Out {
+  visitWanted(text, o, (l) => {
+    let body = l.text;
+    if (fmt.details) body = detailsPrefix(l.attrs) + body;
+    if (fmt.timestamps) body = `${fixedNano(l.time)} ${body}`;
+    const n = body.length; // bytes: one latin1 char each
+    if (out.at + n + 8 > out.b.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(out.b.length * 2, out.at + n + 8));
+      out.b.copy(bigger, 0, 0, out.at);
+      out.b = bigger;
+    }
+    if (fmt.framed) {
+      writeFrameHeader(out.b, out.at, streamType(l.stream), n);
+      out.at += 8;
+    }
+    out.at += (out.b as Buffer & { latin1Write(s: string, at: number): number }).latin1Write(body, out.at); // write() without its argument checks
+  });
   return out;
 }
 

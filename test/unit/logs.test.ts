@@ -114,6 +114,50 @@ describe('streamLogs', () => {
     }
   });
 
+  test('the SIMD decoder gives what JSON.parse gives, a frame per entry: random text, escapes, attrs, foreign and broken lines', async () => {
+    const file = path.join(dir, 'mixed.log');
+    const e = new LogEncoder();
+    const bytewise = new LogEncoder(true);
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pieces = ['a', 'bc', '\n', '"', '\\', '\\n', '<', '>', '&', '\t', '\r', '\x01', '\x7f', 'é', '€', '\u2028', '😀', '/'];
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const stream = rnd(3) ? 'stdout' : 'stderr';
+      const t = `2026-01-01T00:00:00.${String(i).padStart(9, '0')}Z`;
+      const kind = rnd(20);
+      if (kind === 0) lines.push(JSON.stringify({ stream, log: `foreign ${i}\n`, time: t }) + '\n');
+      else if (kind === 1) lines.push(`{"log":"pair \\ud83d\\ude00 lone \\udc00 ${i}\\n","stream":"${stream}","time":"${t}"}\n`);
+      else if (kind === 2) lines.push(`{"log":"attrs ${i}\\n","stream":"${stream}","attrs":{"a":"b\\"c"},"time":"${t}"}\n`);
+      else if (kind === 3) lines.push(['not json\n', '\n', '{"log":"cut","stream":"stdout"\n', `{"log":"x","stream":"stdin","time":"${t}"}\n`][rnd(4)]);
+      else {
+        let text = '';
+        for (let k = rnd(12); k >= 0; k--) text += pieces[rnd(pieces.length)];
+        const b = rnd(10) ? Buffer.from(text) : Buffer.concat([Buffer.from(text), Buffer.from([0xff, 0xc3])]);
+        lines.push((rnd(2) ? e : bytewise).encode(b, stream, t).toString('latin1'));
+      }
+    }
+    fs.writeFileSync(file, Buffer.from(lines.join(''), 'latin1'));
+    const want = (o: { stdout: boolean; stderr: boolean }) =>
+      fs
+        .readFileSync(file, 'latin1')
+        .split('\n')
+        .flatMap((l) => {
+          try {
+            const j = JSON.parse(Buffer.from(l, 'latin1').toString('utf8'));
+            return typeof j.log === 'string' && (j.stream === 'stdout' ? o.stdout : j.stream === 'stderr' ? o.stderr : false) && typeof j.time === 'string' ? [`${j.stream === 'stdout' ? 1 : 2}:${Buffer.from(j.log).toString('hex')}`] : [];
+          } catch {
+            return [];
+          }
+        });
+    for (const o of [{ stdout: true, stderr: true }, { stdout: true, stderr: false }, { stdout: false, stderr: true }]) {
+      const parts: Buffer[] = [];
+      await streamLogs(file, o, { framed: true, timestamps: false, details: false }, (b) => void parts.push(Buffer.from(b)));
+      const got = new FrameDecoder().push(Buffer.concat(parts)).map((f) => `${f.stream}:${f.payload.toString('hex')}`);
+      expect(got).toEqual(want(o));
+    }
+  });
+
   test('a big plain log comes back whole, raw (TTY) and framed', async () => {
     const file = path.join(dir, 'big.log');
     const line = 'x'.repeat(61) + '\n';
