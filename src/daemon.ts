@@ -23,6 +23,7 @@ import { ClusterService } from './cluster/service';
 import { SwarmServices } from './cluster/services';
 import { Orchestrator } from './cluster/orchestrator';
 import { NodeAgent } from './cluster/agent';
+import { RoutingMesh } from './cluster/routing-mesh';
 import { serviceRoutes } from './handlers/services';
 import { ImageService, SNAPSHOTTER } from './services/images';
 import { imageRoutes } from './handlers/images';
@@ -181,9 +182,17 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   });
   await cluster.start();
   const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
-  const swarmServices = new SwarmServices({ manager: () => cluster.managerState(), kick: () => orchestrator.kick() });
+  const mesh = new RoutingMesh({ current: () => cluster.current(), containers, logger });
+  const swarmServices = new SwarmServices({
+    manager: () => cluster.managerState(),
+    kick: () => {
+      orchestrator.kick();
+      mesh.kick();
+    },
+  });
   orchestrator.start();
   agent.start();
+  mesh.start();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
@@ -228,6 +237,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       supervisor?.close();
       orchestrator.close();
       agent.close();
+      mesh.close();
       cluster.close();
       ctr.close();
     },

@@ -865,11 +865,11 @@ export class ClusterService {
   }
 
   /** This node in its swarm, for the orchestrator and the agent (undefined outside a swarm or while connecting). */
-  current(): { state: ClusterState; nodeId: string; role: NodeRole } | undefined {
+  current(): { state: ClusterState; nodeId: string; role: NodeRole; advertiseAddr: string; listenAddr: string } | undefined {
     const local = this.local;
     const state = this.state;
     if (!local || !state) return undefined;
-    return { state, nodeId: local.nodeId, role: local.role };
+    return { state, nodeId: local.nodeId, role: local.role, advertiseAddr: local.advertiseAddr, listenAddr: local.listenAddr };
   }
 
   async task(id: string): Promise<Versioned<TaskRecord>> {

@@ -1,0 +1,130 @@
+// The routing mesh (docs/routing-mesh.md) on three berth nodes on 127.P.0.61-63, with the docker CLI: a published
+// port answers on every node's advertise address and reaches the tasks on every node round-robin; it follows scale,
+// --publish-add/--publish-rm and service rm; a SIGKILLed berthd opens it again; a node whose berthd is gone is
+// routed around at once.
+import * as http from 'node:http';
+import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
+import { loadBusybox } from '../helpers/busybox-image';
+
+jest.setTimeout(120_000);
+
+const PORT = 23890;
+const HEARTBEAT_S = 2;
+/** Published ports of this run (apart from other runs' by the pid). */
+const WEB = 24000 + (process.pid % 1000) * 2;
+const WEB2 = WEB + 1;
+let a: SwarmNode;
+let b: SwarmNode;
+let c: SwarmNode;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  [a, b, c] = await Promise.all([startSwarmNode(61, PORT), startSwarmNode(62, PORT), startSwarmNode(63, PORT)]);
+  for (const n of [a, b, c]) await loadBusybox(n);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a, b, c].filter(Boolean).map((n) => n.close()));
+}, 60_000);
+
+function ok(r: { code: number; stderr: string }): void {
+  const rest = r.stderr.replace(/image \S+ could not be accessed on a registry to record\nits digest\. Each node will access \S+ independently,\npossibly leading to different nodes running different\nversions of the image\.\n\n?/g, '');
+  expect([r.code, rest]).toEqual([0, '']);
+}
+
+const enc = (f: object) => encodeURIComponent(JSON.stringify(f));
+async function tasksOf(on: SwarmNode, service: string): Promise<any[]> {
+  const r = await on.request('GET', `/v1.24/tasks?filters=${enc({ service: [service] })}`);
+  if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+  return r.json();
+}
+const running = (ts: any[]) => ts.filter((t) => t.DesiredState === 'running' && t.Status.State === 'running');
+
+/** GET http://ip:port/ → the body (the task's hostname), or the error's code. */
+function get(ip: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: ip, port, path: '/', agent: false, timeout: 5000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(res.statusCode === 200 ? body.trim() : `status ${res.statusCode}`));
+      res.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+  });
+}
+
+/** n requests through a node's published port: the bodies. */
+async function many(n: SwarmNode, port: number, count: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(await get(n.ip, port));
+  return out;
+}
+
+/** Task hostnames (the container id's first 12 characters, as the engine's) of a service's running tasks. */
+async function hostnames(service: string): Promise<string[]> {
+  return running(await tasksOf(a, service))
+    .map((t) => t.Status.ContainerStatus.ContainerID.slice(0, 12))
+    .sort();
+}
+
+const HTTPD = ['sh', '-c', 'mkdir -p /www && hostname > /www/index.html && exec httpd -f -p 80 -h /www'];
+
+test('a swarm of A (manager), B and C (workers)', async () => {
+  ok(await a.docker(['swarm', 'init', '--advertise-addr', a.ip, '--listen-addr', a.addr, '--dispatcher-heartbeat', `${HEARTBEAT_S}s`]));
+  const wt = (await a.docker(['swarm', 'join-token', '-q', 'worker'])).stdout.trim();
+  ok(await b.docker(['swarm', 'join', '--token', wt, '--advertise-addr', b.ip, '--listen-addr', b.addr, a.addr]));
+  ok(await c.docker(['swarm', 'join', '--token', wt, '--advertise-addr', c.ip, '--listen-addr', c.addr, a.addr]));
+  [ids.a, ids.b, ids.c] = await Promise.all([nodeId(a), nodeId(b), nodeId(c)]);
+  await until('3 ready nodes', async () => (await a.request('GET', '/v1.24/nodes')).json(), (ns: any[]) => ns.length === 3 && ns.every((n) => n.Status.State === 'ready'), 20_000);
+});
+
+test('service create -p: every node answers on the published port and reaches the tasks on every node', async () => {
+  ok(await a.docker(['service', 'create', '--name', 'web', '--replicas', '3', '--stop-grace-period', '1s', '-p', `${WEB}:80`, 'busybox', ...HTTPD]));
+  const { value } = await until('3 running', () => tasksOf(a, 'web'), (t) => running(t).length === 3, 60_000);
+  expect(new Set(running(value).map((t) => t.NodeID)).size).toBe(3);
+  const names = await hostnames('web');
+  for (const n of [a, b, c]) {
+    // every node's listener opens within a round or two of the tasks running
+    await until(`${n.ip}:${WEB} answers`, () => get(n.ip, WEB), (body) => names.includes(body), 10_000);
+    // round-robin over the three tasks (two of them on other nodes)
+    expect([...new Set(await many(n, WEB, 6))].sort()).toEqual(names);
+  }
+  // the CLI shows the port as published
+  expect((await a.docker(['service', 'ls', '--format', '{{.Ports}}'])).stdout.trim()).toBe(`*:${WEB}->80/tcp`);
+});
+
+test('service scale: one task left serves every node; scaled up, the new tasks get traffic', async () => {
+  ok(await a.docker(['service', 'scale', 'web=1']));
+  await until('1 running', () => tasksOf(a, 'web'), (t) => running(t).length === 1 && t.filter((x) => x.DesiredState === 'running').length === 1, 60_000);
+  const [one] = await hostnames('web');
+  for (const n of [a, b, c]) await until(`only ${one} via ${n.ip}`, () => many(n, WEB, 3), (bodies) => bodies.every((x) => x === one), 10_000);
+  ok(await a.docker(['service', 'scale', 'web=3']));
+  await until('3 running', () => tasksOf(a, 'web'), (t) => running(t).length === 3, 60_000);
+  const names = await hostnames('web');
+  await until('3 tasks via B', async () => [...new Set(await many(b, WEB, 6))].sort(), (seen) => JSON.stringify(seen) === JSON.stringify(names), 10_000);
+});
+
+test('a SIGKILLed berthd opens its published ports again; a node whose berthd is gone is routed around', async () => {
+  await b.kill();
+  // B's tasks' containers still run (containerd is not B's), but nothing reaches them through B's mesh port: A and
+  // C skip B's task (a refused connection moves on to the next task) until its alive key lapses
+  for (const n of [a, c]) for (const body of await many(n, WEB, 6)) expect(body).not.toMatch(/^error|^status/);
+  await b.start();
+  await until(`${b.ip}:${WEB} answers again`, () => get(b.ip, WEB), (body) => !/^error|^status/.test(body), 20_000);
+});
+
+test('service update --publish-add/--publish-rm moves the port on every node', async () => {
+  ok(await a.docker(['service', 'update', '--publish-rm', `${WEB}:80`, '--publish-add', `${WEB2}:80`, 'web']));
+  for (const n of [a, b, c]) {
+    await until(`${n.ip}:${WEB2} answers`, () => get(n.ip, WEB2), (body) => !/^error|^status/.test(body), 30_000);
+    await until(`${n.ip}:${WEB} closed`, () => get(n.ip, WEB), (body) => body === 'error ECONNREFUSED', 10_000);
+  }
+});
+
+test('service rm closes the port on every node', async () => {
+  ok(await a.docker(['service', 'rm', 'web']));
+  for (const n of [a, b, c]) await until(`${n.ip}:${WEB2} closed`, () => get(n.ip, WEB2), (body) => body === 'error ECONNREFUSED', 10_000);
+  await until('no task containers', async () => (await Promise.all([a, b, c].map((n) => n.docker(['ps', '-a', '-q'])))).map((r) => r.stdout.trim()).join(''), (s) => s === '', 30_000);
+});
