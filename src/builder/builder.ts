@@ -596,7 +596,7 @@ export class BuildService {
           } finally {
             await unmount(mnt);
           }
-          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
+          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent, adopt: true }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
         } finally {
           await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
         }

@@ -1,5 +1,5 @@
 // POST /commit: a container's changes (its rw snapshot against its init layer, so /etc/hosts and the mountpoint
-// dirs stay out) become a new gzip layer through containerd's diff service, on top of the image's layers, with
+// dirs stay out) become a new gzip layer through containerd's diff service (a build step's: uncompressed), on top of the image's layers, with
 // the engine's config (the container's Config, the body's config and `changes`) and a history entry.
 import type { Containerd } from '../containerd/client';
 import * as diffApi from '../containerd/diff';
@@ -12,12 +12,11 @@ import { familiarName, fullName, parseReference, withDefaultTag, withTag } from 
 import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
 import type { ContainerService } from './containers';
-import type { LayerDesc } from './image-format';
+import { LayerDesc, MT_LAYER, MT_LAYER_GZIP } from './image-format';
 import { ImageService, SNAPSHOTTER } from './images';
 import type { EventPublisher } from '../types/event';
 import type { CommitOptions, ImageRunConfig, OCIImageConfig, ResolvedImage } from '../types/image';
 
-const MT_LAYER_GZIP = 'application/vnd.oci.image.layer.v1.tar+gzip';
 
 export const nowNano = () => new Date().toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}000000Z`);
 
@@ -28,8 +27,12 @@ export const EMPTY_TAR_DIFF_ID = 'sha256:5f70bf18a086007016e948b04aed3b82103a36b
 export interface BuildStepCommit {
   /** The image the step started from; undefined for `FROM scratch`. */
   base: ResolvedImage | undefined;
-  /** The active snapshot holding the step's changes and the snapshot it is diffed against ('' for none). */
-  changes?: { key: string; parent: string };
+  /**
+   * The active snapshot holding the step's changes and the snapshot it is diffed against ('' for none). `adopt`:
+   * the snapshot was prepared on the base image's chain and is not needed after the step, so it becomes the new
+   * layer's snapshot (committed) instead of the layer being unpacked again.
+   */
+  changes?: { key: string; parent: string; adopt?: boolean };
   /** The step's container id (recorded as `container`), '' when it had none. */
   container: string;
   config: ImageRunConfig;
@@ -48,18 +51,19 @@ export class CommitService {
   ) {}
 
   /**
-   * The changes of snapshot `key` against `parent` as a gzip layer through containerd's diff service (under
-   * `lease`), with its uncompressed digest.
+   * The changes of snapshot `key` against `parent` as a layer through containerd's diff service (under `lease`),
+   * gzip by default, with its uncompressed digest.
    */
-  async diffLayer(lease: string, key: string, parent: string): Promise<{ layer: LayerDesc; diffId: string }> {
+  async diffLayer(lease: string, key: string, parent: string, mediaType = MT_LAYER_GZIP): Promise<{ layer: LayerDesc; diffId: string }> {
     const right = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, key);
     const viewKey = `berth-commit-view-${key}-${Date.now()}`;
     const left = parent ? await snapshotApi.view(this.ctr, SNAPSHOTTER, viewKey, parent, { lease }) : [];
     try {
-      const layer = (await diffApi.diff(this.ctr, left, right, { mediaType: MT_LAYER_GZIP, ref: `berth-commit-${key}`, lease }))!;
+      const layer = (await diffApi.diff(this.ctr, left, right, { mediaType, ref: `berth-commit-${key}`, lease }))!;
+      if (mediaType === MT_LAYER) return { layer: { mediaType, digest: layer.digest, size: layer.size }, diffId: layer.digest };
       const info = await blobInfo(this.ctr, layer.digest);
       const diffId = info.labels['containerd.io/uncompressed'] ?? layer.digest;
-      return { layer: { mediaType: MT_LAYER_GZIP, digest: layer.digest, size: layer.size }, diffId };
+      return { layer: { mediaType, digest: layer.digest, size: layer.size }, diffId };
     } finally {
       if (parent) await snapshotApi.remove(this.ctr, SNAPSHOTTER, viewKey).catch(() => undefined);
     }
@@ -75,7 +79,8 @@ export class CommitService {
       const baseLayers = o.base ? (await this.images.manifestOf(o.base)).layers : [];
       let layer: { layer: LayerDesc; diffId: string } | undefined;
       if (o.changes) {
-        layer = await this.diffLayer(lease, o.changes.key, o.changes.parent);
+        // Uncompressed, as the engine's builder keeps its layers until a push.
+        layer = await this.diffLayer(lease, o.changes.key, o.changes.parent, MT_LAYER);
         if (layer.diffId === EMPTY_TAR_DIFF_ID) layer = undefined;
       }
       const created = nowNano();
@@ -99,6 +104,7 @@ export class CommitService {
         layers: [...baseLayers, ...(layer ? [layer.layer] : [])],
         names: [],
         parent: o.base?.id,
+        activeTop: layer && o.changes?.adopt ? o.changes.key : undefined,
       });
       return stored.id;
     });

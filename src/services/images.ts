@@ -203,7 +203,21 @@ export class ImageService {
    */
   async storeImage(
     lease: string,
-    o: { configBytes: Buffer; diffIds: string[]; layers: LayerDesc[]; names: string[]; parent?: string; manifest?: { bytes: Buffer; mediaType: string }; onLayer?: (i: number, phase: 'extract' | 'done') => void; ready?: (i: number) => Promise<void> },
+    o: {
+      configBytes: Buffer;
+      diffIds: string[];
+      layers: LayerDesc[];
+      names: string[];
+      parent?: string;
+      manifest?: { bytes: Buffer; mediaType: string };
+      onLayer?: (i: number, phase: 'extract' | 'done') => void;
+      ready?: (i: number) => Promise<void>;
+      /**
+       * An active snapshot (on the chain below the top layer) that already holds the top layer's files (a build
+       * step's): committed as the top chain instead of unpacking the layer's blob again.
+       */
+      activeTop?: string;
+    },
   ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
     const configDigest = sha256Digest(o.configBytes);
     const chain = chainIds(o.diffIds);
@@ -212,7 +226,8 @@ export class ImageService {
     for (let i = 0; i < o.layers.length; i++) {
       await o.ready?.(i); // a pull unpacks each layer as soon as it (and those below) are downloaded
       o.onLayer?.(i, 'extract');
-      size += await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
+      const active = i === o.layers.length - 1 ? o.activeTop : undefined;
+      size += active ? await this.adoptLayer(o.layers[i], o.diffIds[i], chain[i], active, lease) : await this.unpackLayer(o.layers[i], o.diffIds[i], chain[i], i ? chain[i - 1] : '', lease);
       o.onLayer?.(i, 'done');
     }
     const snapLabel = `containerd.io/gc.ref.snapshot.${SNAPSHOTTER}`;
@@ -298,6 +313,24 @@ export class ImageService {
     }
     const unpacked = Number(applied.size);
     const labels = { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(unpacked), [LABEL_FILES_SIZE]: String(filesSize) };
+    await setLabels(this.ctr, desc.digest, labels, { lease });
+    return filesSize;
+  }
+
+  /**
+   * A layer whose files are already in the active snapshot `key` (prepared on the chain below): the snapshot is
+   * committed as chain `chainId` (or dropped when that chain exists), and the blob gets the labels an unpack gives.
+   */
+  private async adoptLayer(desc: LayerDesc, diffId: string, chainId: string, key: string, lease: string): Promise<number> {
+    const upper = layerDirs((await snapshotApi.mounts(this.ctr, SNAPSHOTTER, key)) as MountLike[]).upper;
+    const filesSize = upper ? await contentSize(upper) : desc.size;
+    try {
+      await snapshotApi.commit(this.ctr, SNAPSHOTTER, chainId, key, { labels: { 'containerd.io/snapshot.ref': chainId }, lease });
+    } catch (err) {
+      if (!isGrpcAlreadyExists(err)) throw err;
+      await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+    }
+    const labels = { 'containerd.io/uncompressed': diffId, 'berth.uncompressed-size': String(desc.size), [LABEL_FILES_SIZE]: String(filesSize) };
     await setLabels(this.ctr, desc.digest, labels, { lease });
     return filesSize;
   }
