@@ -28,6 +28,7 @@ const MAY_IMPORT = {
   // New areas (issues 14-16): service level; they may use the services, which may not use them.
   builder: ['services', 'containerd', 'store', 'runtime', 'network', 'images', 'registry', 'fs', 'events', 'translate', 'types', 'errors', 'log', 'config', 'version'],
   plugins: ['services', 'containerd', 'store', 'runtime', 'network', 'images', 'registry', 'fs', 'events', 'translate', 'types', 'errors', 'log', 'config', 'version'],
+  authz: ['plugins', 'translate', 'types', 'errors', 'log'],
   cluster: ['services', 'containerd', 'store', 'runtime', 'network', 'images', 'registry', 'fs', 'events', 'translate', 'types', 'errors', 'log', 'config', 'version'],
 };
 /** The composition root imports anything. */

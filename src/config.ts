@@ -63,6 +63,8 @@ export interface Config {
   /** `--swarm-min-cert-expiry SECONDS`: the shortest CAConfig.NodeCertExpiry accepted (the reference's 1 h; tests
    * shorten it to see node certificates renewed). */
   swarmMinCertExpirySec?: number;
+  /** `--authorization-plugin` / "authorization-plugins": legacy AuthZ plugins asked in order (docs/authz.md). */
+  authorizationPlugins: string[];
   /** The checked daemon.json, for the keys berth checks but does not act on. */
   file?: Record<string, unknown>;
 }
@@ -102,6 +104,7 @@ export const DEFAULTS: Config = {
   maxConcurrentUploads: 5,
   shutdownTimeout: 15,
   liveRestore: false,
+  authorizationPlugins: [],
 };
 
 export const DEFAULT_HOST = 'unix:///var/run/berth.sock';
@@ -132,6 +135,7 @@ Options:
       --tlscert string       Path to TLS certificate file (default "$DOCKER_CERT_PATH/cert.pem")
       --tlskey string        Path to TLS key file (default "$DOCKER_CERT_PATH/key.pem")
       --tlsverify            Use TLS and verify the client (default true when DOCKER_TLS_VERIFY is set)
+      --authorization-plugin list  Authorization plugins to load, asked in order (repeatable)
       --config-file string   Daemon configuration file (default "/etc/berth/daemon.json")
   -D, --debug                Enable debug mode
       --label list           Set key=value labels to the daemon
@@ -165,8 +169,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     tlsKey: path.join(certs, 'key.pem'),
     given: {},
     labels: [],
+    authorizationPlugins: [],
   };
   const hosts: string[] = [];
+  const authz: string[] = [];
   const labels: string[] = [];
   const specDirs: string[] = [];
   // A boolean flag takes no separate argument; `--tls=false` (Go's strconv.ParseBool forms) sets it off.
@@ -274,6 +280,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         c.swarmMinCertExpirySec = Number(v);
         break;
       }
+      case '--authorization-plugin':
+        authz.push(val());
+        c.authorizationPlugins = c.given['authorization-plugins'] = authz;
+        break;
       case '--label':
         labels.push(val());
         c.labels = c.given.labels = labels;

@@ -43,6 +43,7 @@ const KEYS: Record<string, Kind> = {
   'cgroup-parent': 'string',
   'exec-opts': '[]string',
   'api-cors-header': 'string',
+  'authorization-plugins': '[]string',
 };
 
 const GO_TYPE: Record<Kind, string> = {
@@ -229,6 +230,7 @@ const APPLY: Record<string, (c: Config, v: unknown) => void> = {
   'shutdown-timeout': (c, v) => (c.shutdownTimeout = v as number),
   'cgroup-parent': (c, v) => (c.cgroupParent = v as string),
   'api-cors-header': (c, v) => (c.corsHeader = v as string),
+  'authorization-plugins': (c, v) => (c.authorizationPlugins = strs(v)),
 };
 
 /**
@@ -243,7 +245,7 @@ export function applyDaemonFile(flags: Config, f: DaemonFile): Config {
 
 /**
  * What a SIGHUP changes, as the engine's reload does: debug, log-level, labels, insecure-registries,
- * registry-mirrors, shutdown-timeout and live-restore when the new file sets them (unset keys keep their running
+ * registry-mirrors, shutdown-timeout, live-restore and authorization-plugins when the new file sets them (unset keys keep their running
  * value); max-concurrent-downloads/uploads always (unset = the defaults 3 and 5). Other keys wait for a restart.
  */
 export function reloadInto(live: Config, f: DaemonFile): void {
@@ -255,6 +257,7 @@ export function reloadInto(live: Config, f: DaemonFile): void {
   if (set('registry-mirrors')) live.registryMirrors = strs(f['registry-mirrors']);
   if (set('shutdown-timeout')) live.shutdownTimeout = f['shutdown-timeout'] as number;
   if (set('live-restore')) live.liveRestore = f['live-restore'] as boolean;
+  if (set('authorization-plugins')) live.authorizationPlugins = strs(f['authorization-plugins']);
   live.maxConcurrentDownloads = set('max-concurrent-downloads') ? (f['max-concurrent-downloads'] as number) : 3;
   live.maxConcurrentUploads = set('max-concurrent-uploads') ? (f['max-concurrent-uploads'] as number) : 5;
   live.file = f;

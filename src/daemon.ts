@@ -57,14 +57,15 @@ import { BERTH_VERSION } from './version';
 import { effectiveLogLevel, readDaemonFile, reloadAttributes, reloadInto } from './daemon-config';
 import { BuildService } from './builder/builder';
 import { buildRoutes } from './handlers/build';
+import { AuthzPlugins } from './authz/plugins';
 
 export interface Daemon {
   config: Config;
   ctr: Containerd;
   events: EventBus;
   listeners: Listener[];
-  /** SIGHUP: announces a configuration reload (the daemon `reload` event). */
-  reload(): void;
+  /** SIGHUP: re-reads daemon.json, applies the reloadable keys and announces them (the daemon `reload` event). */
+  reload(): Promise<void>;
   /** Stops serving. Containers keep running: they belong to containerd. */
   close(): Promise<void>;
 }
@@ -105,6 +106,13 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     spec.kind === 'fd' ? fdsFor(spec, activated).map((fd) => ({ address: config.hosts[i], spec: { kind: 'fd', fd } })) : [{ address: config.hosts[i], spec }],
   );
   for (const d of [config.dataRoot, config.execRoot]) fs.mkdirSync(d, { recursive: true, mode: 0o711 });
+  // authorization plugins are looked up and activated before anything starts: a missing one refuses the start
+  const authz = new AuthzPlugins({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, logger, config.pluginTimings);
+  try {
+    await authz.configure(config.authorizationPlugins);
+  } catch (err) {
+    throw new StartError((err as Error).message);
+  }
   const { address, supervisor } = await resolveContainerd(config, logger);
   const ctr = new Containerd({ address, namespace: config.namespace });
   await ctr.waitReady(15_000);
@@ -158,6 +166,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     imageCount: () => images.count(),
     containerCounts: () => containers.counts(),
     volumeDrivers: () => drivers.names(),
+    authorizationPlugins: () => authz.names(),
   });
 
   // (the agent and the cluster refer to each other through closures, called only once both exist)
@@ -201,7 +210,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await builder.init();
   const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
-  const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger });
+  const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz });
   for (const w of hostPlan.warnings) logger.warn(w);
   if (group.warning) logger.warn(group.warning);
   const listeners = opts.noListen ? [] : await Promise.all(targets.map((t) => listen(app, t.address, { tls, gid: group.gid }, t.spec)));
@@ -214,11 +223,14 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     listeners,
     // SIGHUP: daemon.json is read again and checked whole; a bad file keeps the running configuration (the error is
     // logged); otherwise the engine's reloadable keys are applied and announced with their new values.
-    reload() {
+    async reload() {
       logger.info(`Got signal to reload configuration, reloading from: ${config.configFile}`);
       let file;
       try {
         file = readDaemonFile(config) ?? {};
+        // the new authorization plugins first: one that cannot be had keeps the whole running configuration
+        // (the engine exits on it)
+        if (Array.isArray(file['authorization-plugins'])) await authz.configure((file['authorization-plugins'] as (string | null)[]).filter((x): x is string => x !== null));
       } catch (err) {
         logger.error((err as Error).message);
         return;

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGHUP', () => daemon.reload());
+  process.on('SIGHUP', () => void daemon.reload());
   logger.info('berth is ready', { version: BERTH_VERSION });
 }
 

@@ -8,6 +8,8 @@ import { compareVersions, DEFAULT_API_VERSION, MAX_API_VERSION, MIN_API_VERSION 
 import { writeError, writeJSON } from './respond';
 import type { Logger } from '../log';
 import { ConcurrencyGate, ConcurrencyLimits, DEFAULT_CONCURRENCY } from './limit';
+import type { Authorizer } from '../types/authz';
+import { runAuthorized } from './authz';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
 
@@ -35,6 +37,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Bounded concurrency of the expensive routes (limit.ts). */
   concurrency?: ConcurrencyLimits;
+  /** Authorization plugins (docs/authz.md): asked around every route's handler while enabled. */
+  authorizer?: Authorizer;
 }
 
 const COMMON_HEADER_NAMES = ['Api-Version', 'Docker-Experimental', 'Ostype', 'Server'];
@@ -137,7 +141,8 @@ export function createApp(opts: AppOptions): express.Express {
       const r = req as ApiRequest;
       for (const [k, val] of Object.entries(commonHeaders)) res.setHeader(k, val);
       try {
-        await route.handler(r, res);
+        if (opts.authorizer?.enabled()) await runAuthorized(opts.authorizer, r, res, () => route.handler(r, res), opts.logger);
+        else await route.handler(r, res);
       } catch (err) {
         if (r.hijacked) {
           opts.logger?.debug('error after hijack', { err: String(err), path: req.path });

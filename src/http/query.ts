@@ -70,6 +70,13 @@ export function queryFilters(req: Request): Map<string, string[]> {
 const MAX_JSON_BODY = 64 << 20;
 
 export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buffer> {
+  // a body already read (by the authorization middleware, to show it to the plugins) is handed over once
+  const held = req as Request & { bufferedBody?: Buffer };
+  if (held.bufferedBody) {
+    const b = held.bufferedBody;
+    held.bufferedBody = undefined;
+    return b;
+  }
   const hj = (req as Request & { hijackable?: { socket: import('node:net').Socket; head: Buffer } }).hijackable;
   if (hj) return readUpgradeBody(req, hj, limit);
   const chunks: Buffer[] = [];

@@ -22,6 +22,8 @@ export interface SystemDeps {
   eventListeners: () => number;
   /** the volume drivers /info lists (Plugins.Volume) */
   volumeDrivers?: () => string[];
+  /** the configured authorization plugins (/info Plugins.Authorization; null without any) */
+  authorizationPlugins?: () => string[];
 }
 
 function readFirst(p: string): string | undefined {
@@ -133,6 +135,7 @@ export class SystemService {
       nHandles: proc.getActiveResourcesInfo?.().length ?? 0,
       nEventsListener: this.deps.eventListeners(),
       volumeDrivers: this.deps.volumeDrivers?.() ?? ['local'],
+      authorizationPlugins: this.deps.authorizationPlugins?.() ?? [],
       systemTime: rfc3339Nano(now()),
       cgroupVersion: v2 ? '2' : '1',
       memoryLimit: v2 || exists(path.join(cg, 'memory/memory.limit_in_bytes')),

@@ -36,6 +36,8 @@ export interface SystemInfo {
   nEventsListener: number;
   /** the volume drivers /info lists: local and the legacy plugins used so far */
   volumeDrivers: string[];
+  /** configured authorization plugins, in order */
+  authorizationPlugins: string[];
   systemTime: string;
   cgroupVersion: '1' | '2';
   memoryLimit: boolean;

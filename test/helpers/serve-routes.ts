@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, Route } from '../../src/http/app';
 import { attachUpgrade } from '../../src/http/server';
+import type { Authorizer } from '../../src/types/authz';
 
 export interface Answer {
   status: number;
@@ -17,8 +18,8 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveRoutes(routes: Route[], o: { serverVersion?: string } = {}): Promise<Served> {
-  const app = createApp({ routes, serverVersion: o.serverVersion ?? '0.0.0-test' });
+export async function serveRoutes(routes: Route[], o: { serverVersion?: string; authorizer?: Authorizer } = {}): Promise<Served> {
+  const app = createApp({ routes, serverVersion: o.serverVersion ?? '0.0.0-test', authorizer: o.authorizer });
   const server = http.createServer(app);
   attachUpgrade(server, app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

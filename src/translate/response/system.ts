@@ -49,7 +49,7 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
       ['Snapshotter', 'containerd overlayfs'],
     ],
     SystemStatus: null,
-    Plugins: { Volume: i.volumeDrivers, Network: ['bridge', 'host', 'null'], Authorization: null, Log: ['json-file'] },
+    Plugins: { Volume: i.volumeDrivers, Network: ['bridge', 'host', 'null'], Authorization: i.authorizationPlugins.length ? i.authorizationPlugins : null, Log: ['json-file'] },
     MemoryLimit: i.memoryLimit,
     SwapLimit: i.swapLimit,
     KernelMemory: i.kernelMemory,
