@@ -95,10 +95,17 @@ export async function readBody(req: Request, limit = MAX_JSON_BODY): Promise<Buf
  * `head`. dockerode sends its attach options as such a body.
  */
 async function readUpgradeBody(req: Request, hj: { socket: import('node:net').Socket; head: Buffer }, limit: number): Promise<Buffer> {
-  /** Reads more of the socket into head; false at its end. */
+  /**
+   * Reads more of the socket into head; false at its end. Read through 'readable' (not 'data' and pause()): once the
+   * listener is gone the socket is back in its initial mode, so the handler's later 'data' listener starts the flow.
+   * An explicit pause() left it paused for good: a body that came in a read of its own (docker-py sends the head and
+   * the body in two writes) left stdin unread, so detach keys and a TTY's input went unseen.
+   */
   const more = () =>
     new Promise<boolean>((resolve) => {
-      const onData = (c: Buffer) => {
+      const onReadable = () => {
+        const c = hj.socket.read() as Buffer | null;
+        if (c === null) return;
         cleanup();
         hj.head = Buffer.concat([hj.head, c]);
         resolve(true);
@@ -108,13 +115,11 @@ async function readUpgradeBody(req: Request, hj: { socket: import('node:net').So
         resolve(false);
       };
       const cleanup = () => {
-        hj.socket.off('data', onData);
+        hj.socket.off('readable', onReadable);
         hj.socket.off('end', onEnd);
-        hj.socket.pause();
       };
-      hj.socket.on('data', onData);
+      hj.socket.on('readable', onReadable);
       hj.socket.on('end', onEnd);
-      hj.socket.resume();
     });
   if (/\bchunked\b/i.test(String(req.headers['transfer-encoding'] ?? ''))) return readChunkedHead(hj, more, limit);
   const len = Number(req.headers['content-length'] ?? 0);

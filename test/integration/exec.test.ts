@@ -100,6 +100,42 @@ describe('exec against real containerd', () => {
     }
   });
 
+  test("docker-py's start: the head and the body in two writes, stdin after the answer; a TTY detaches on ctrl-p ctrl-q", async () => {
+    // exactly as docker-py writes it (http.client sends the head, then the body): the body comes in a read of its own
+    const start = (id: string, body: string, stdin: Buffer[], endAfter: boolean) =>
+      new Promise<string>((resolve, reject) => {
+        const s = net.connect(b.socket, () => {
+          s.write(`POST /v1.24/exec/${id}/start HTTP/1.1\r\nHost: localhost\r\nUser-Agent: docker-sdk-python/7.1.0\r\nAccept-Encoding: gzip, deflate\r\nAccept: */*\r\nConnection: Upgrade\r\nUpgrade: tcp\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+          setTimeout(() => s.write(body), 150);
+        });
+        let d = '';
+        let sent = false;
+        s.on('data', (c) => {
+          d += c;
+          if (sent || !d.includes('\r\n\r\n')) return;
+          sent = true;
+          void (async () => {
+            for (const x of stdin) {
+              await new Promise((r) => setTimeout(r, 200));
+              s.write(x);
+            }
+            if (endAfter) s.end();
+          })();
+        });
+        s.on('end', () => resolve(d.split('\r\n\r\n').slice(1).join('\r\n\r\n')));
+        s.on('error', reject);
+      });
+    for (let i = 0; i < 3; i++) {
+      const plain = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['cat'], AttachStdin: true, AttachStdout: true } })).json().Id;
+      const out = await start(plain, '{"Detach":false,"Tty":false}', [Buffer.from('later-bytes\n')], true);
+      expect(Buffer.concat(frames(Buffer.from(out, 'latin1')).map((f) => f.data)).toString()).toBe('later-bytes\n');
+      // the server ends the stream at the detach keys (the client never half-closes here)
+      const tty = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['cat'], AttachStdin: true, AttachStdout: true, Tty: true } })).json().Id;
+      await start(tty, '{"Detach":false,"Tty":true}', [Buffer.from([0x10]), Buffer.from([0x11])], false);
+      expect((await b.request('GET', `/v1.24/exec/${tty}/json`)).json().Running).toBe(true);
+    }
+  });
+
   test('attach with stdin: a client that half-closes at once (StdinOnce) still has its bytes read and its EOF seen', async () => {
     for (let i = 0; i < 6; i++) {
       const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['cat'], OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true } })).json().Id;
