@@ -24,6 +24,8 @@ import { SwarmServices } from './cluster/services';
 import { Orchestrator } from './cluster/orchestrator';
 import { NodeAgent } from './cluster/agent';
 import { RoutingMesh } from './cluster/routing-mesh';
+import { decodeAuthHeader } from './translate/request/auth';
+import { parseReference } from './translate/reference';
 import { serviceRoutes } from './handlers/services';
 import { ImageService, SNAPSHOTTER } from './services/images';
 import { imageRoutes } from './handlers/images';
@@ -169,8 +171,18 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     authorizationPlugins: () => authz.names(),
   });
 
+  const registry = new RegistryService({ ctr, images, events });
   // (the agent and the cluster refer to each other through closures, called only once both exist)
-  const agent: NodeAgent = new NodeAgent({ current: () => cluster.current(), containers, logger });
+  const agent: NodeAgent = new NodeAgent({
+    current: () => cluster.current(),
+    containers,
+    logger,
+    // (an image named without a tag is its :latest, never every tag of the repository)
+    pull: (image, auth) => {
+      const ref = parseReference(image);
+      return registry.pull(image, ref.tag || ref.digest ? undefined : 'latest', decodeAuthHeader(auth), () => undefined);
+    },
+  });
   const cluster: ClusterService = new ClusterService({
     left: () => agent.removeTaskContainers(),
     dataRoot: config.dataRoot,
@@ -205,7 +217,6 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
-  const registry = new RegistryService({ ctr, images, events });
   const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
   const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];

@@ -6,6 +6,7 @@
 import { MAX_API_VERSION } from '../translate/version/features';
 import { normaliseCreateBody } from '../translate/request/create';
 import { taskContainerBody, taskName } from '../translate/request/service';
+import { isKind } from '../errors';
 import type { Logger } from '../log';
 import type { ContainerRecord } from '../types/container';
 import type { NodeRole, TaskRecord, TaskStatus } from '../types/swarm';
@@ -21,6 +22,8 @@ const NODE_LABEL = 'com.docker.swarm.node.id';
 export interface AgentDeps {
   current: () => { state: ClusterState; nodeId: string; role: NodeRole } | undefined;
   containers: ContainerService;
+  /** Pulls an image this node lacks, with the service's X-Registry-Auth as sent (docs/services.md). */
+  pull: (image: string, registryAuth: string | undefined) => Promise<void>;
   logger: Logger;
 }
 
@@ -124,9 +127,7 @@ export class NodeAgent {
     let ctr = existing;
     if (!ctr) {
       try {
-        const req = normaliseCreateBody(taskContainerBody(t, nodeId), MAX_API_VERSION);
-        const { id: cid } = await this.d.containers.create(req, taskName(t));
-        ctr = this.d.containers.find(cid);
+        ctr = await this.createContainer(state, nodeId, t);
       } catch (err) {
         await this.report(state, id, { State: 'rejected', Message: 'preparing', Err: (err as Error).message });
         return;
@@ -145,6 +146,32 @@ export class NodeAgent {
     const rec = this.d.containers.find(ctr.Id);
     if (!rec.State.Running) return this.exited(state, t, rec);
     await this.report(state, id, { State: 'running', Message: 'started', ContainerStatus: { ContainerID: rec.Id, PID: rec.State.Pid, ExitCode: 0 } });
+  }
+
+  /**
+   * The task's container. An image this node lacks is pulled first, with the credentials kept with the service
+   * (`--with-registry-auth`); a failed pull leaves the create's own answer ("No such image: …").
+   */
+  private async createContainer(state: ClusterState, nodeId: string, t: TaskRecord): Promise<ContainerRecord> {
+    const create = async (): Promise<ContainerRecord> => {
+      const req = normaliseCreateBody(taskContainerBody(t, nodeId), MAX_API_VERSION);
+      const { id: cid } = await this.d.containers.create(req, taskName(t));
+      return this.d.containers.find(cid);
+    };
+    try {
+      return await create();
+    } catch (err) {
+      const image = t.Spec.ContainerSpec?.Image;
+      if (!isKind(err, 'NotFound') || !image || !(err as Error).message.startsWith('No such image')) throw err;
+      const svc = (await state.services()).find((s) => s.value.id === t.ServiceID);
+      try {
+        await this.d.pull(image, svc?.value.registryAuth);
+      } catch (pullErr) {
+        this.d.logger.warn('swarm task: pulling its image failed', { task: t.ID, image, err: String(pullErr) });
+        throw err;
+      }
+      return create();
+    }
   }
 
   /** A running task's container exited (or is gone). */

@@ -72,7 +72,7 @@ export class SwarmServices {
     return findService(await this.state().services(), ref);
   }
 
-  async create(body: unknown): Promise<{ id: string; warnings: string[] }> {
+  async create(body: unknown, registryAuth?: string): Promise<{ id: string; warnings: string[] }> {
     const state = this.state();
     for (let attempt = 0; ; attempt++) {
       const all = await state.services();
@@ -81,7 +81,7 @@ export class SwarmServices {
       const taken = all.find((s) => s.value.spec.Name === spec.Name);
       if (taken) throw conflict(rpc('AlreadyExists', `name conflicts with an existing object: service ${spec.Name} already exists`));
       const now = new Date().toISOString();
-      const rec: ServiceRecord = { id: newId(), createdAt: now, updatedAt: now, spec, ports: assignPorts(spec.EndpointSpec?.Ports, heldPorts(all)), specVersion: 1 };
+      const rec: ServiceRecord = { id: newId(), createdAt: now, updatedAt: now, spec, ports: assignPorts(spec.EndpointSpec?.Ports, heldPorts(all)), specVersion: 1, ...(registryAuth ? { registryAuth } : {}) };
       // a name or port taken between the read and the write: decided again on a fresh read
       if (await state.createService(rec)) {
         this.d.kick();
@@ -91,7 +91,8 @@ export class SwarmServices {
     }
   }
 
-  async update(ref: string, version: number, body: unknown): Promise<{ warnings: string[] }> {
+  /** An update without X-Registry-Auth keeps the service's credentials (as the reference keeps its PullOptions). */
+  async update(ref: string, version: number, body: unknown, registryAuth?: string): Promise<{ warnings: string[] }> {
     const state = this.state();
     for (let attempt = 0; ; attempt++) {
       const all = await state.services();
@@ -112,6 +113,7 @@ export class SwarmServices {
         ports: assignPorts(spec.EndpointSpec?.Ports, heldPorts(all), s.id, s.ports),
         specVersion: s.specVersion + (changed ? 1 : 0),
         updateStatus: changed ? { State: 'updating', StartedAt: now, Message: 'update in progress' } : s.updateStatus,
+        ...(registryAuth ? { registryAuth } : {}),
       };
       if (await state.updateService(next, s, version)) {
         this.d.kick();

@@ -11,8 +11,9 @@ export interface ServicesBackend {
   list(filters: Map<string, string[]>): Promise<Versioned<ServiceRecord>[]>;
   inspect(ref: string): Promise<Versioned<ServiceRecord>>;
   /** `body` is the decoded ServiceSpec, checked by the backend (it needs the cluster's names and ports). */
-  create(body: unknown): Promise<{ id: string; warnings: string[] }>;
-  update(ref: string, version: number, body: unknown): Promise<{ warnings: string[] }>;
+  /** `registryAuth`: the X-Registry-Auth header as sent (kept with the service for the nodes' pulls). */
+  create(body: unknown, registryAuth?: string): Promise<{ id: string; warnings: string[] }>;
+  update(ref: string, version: number, body: unknown, registryAuth?: string): Promise<{ warnings: string[] }>;
   remove(ref: string): Promise<void>;
 }
 
@@ -41,8 +42,9 @@ export function serviceRoutes(services: ServicesBackend): Route[] {
       method: 'post',
       path: '/services/create',
       handler: async (req, res) => {
-        // X-Registry-Auth is accepted and not needed: each node looks the image up in its own store.
-        const r = await services.create(await specBody(req));
+        // X-Registry-Auth (docker service create --with-registry-auth) is kept with the service: a node pulls the
+        // task's image with it (never shown in inspect, as the reference's PullOptions)
+        const r = await services.create(await specBody(req), req.header('x-registry-auth') || undefined);
         writeJSON(res, 201, { ID: r.id, Warnings: r.warnings });
       },
     },
@@ -57,7 +59,7 @@ export function serviceRoutes(services: ServicesBackend): Route[] {
       handler: async (req, res) => {
         const body = await specBody(req);
         const version = serviceVersion(queryString(req, 'version'));
-        const r = await services.update(String(req.params.id), version, body);
+        const r = await services.update(String(req.params.id), version, body, req.header('x-registry-auth') || undefined);
         writeJSON(res, 200, { Warnings: r.warnings });
       },
     },

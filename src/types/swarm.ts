@@ -193,6 +193,11 @@ export interface ServiceRecord {
   updateStatus?: UpdateStatus;
   /** Bumped by each update: a task made from an older spec is updated. */
   specVersion: number;
+  /**
+   * The X-Registry-Auth header of the create (or of the last update that sent one), as sent: the nodes pull the
+   * task's image with it. Never shown (the reference keeps it in ContainerSpec.PullOptions, absent from the API).
+   */
+  registryAuth?: string;
 }
 
 /** `/berth/swarm/tasks/<id>` in etcd. */

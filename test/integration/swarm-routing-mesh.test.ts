@@ -1,8 +1,10 @@
 // The routing mesh (docs/routing-mesh.md) on three berth nodes on 127.P.0.61-63, with the docker CLI: a published
 // port answers on every node's advertise address and reaches the tasks on every node round-robin; it follows scale,
 // --publish-add/--publish-rm and service rm; a SIGKILLed berthd opens it again; a node whose berthd is gone is
-// routed around at once.
+// routed around at once. And --with-registry-auth: the credentials are kept with the service (never shown) and the
+// workers pull the task's image from a registry that needs them; without them the workers' tasks are rejected.
 import * as http from 'node:http';
+import { startRegistry, TestRegistry } from '../helpers/registry';
 import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
 import { loadBusybox } from '../helpers/busybox-image';
 
@@ -127,4 +129,35 @@ test('service rm closes the port on every node', async () => {
   ok(await a.docker(['service', 'rm', 'web']));
   for (const n of [a, b, c]) await until(`${n.ip}:${WEB2} closed`, () => get(n.ip, WEB2), (body) => body === 'error ECONNREFUSED', 10_000);
   await until('no task containers', async () => (await Promise.all([a, b, c].map((n) => n.docker(['ps', '-a', '-q'])))).map((r) => r.stdout.trim()).join(''), (s) => s === '', 30_000);
+});
+
+describe('--with-registry-auth', () => {
+  let reg: TestRegistry;
+  beforeAll(async () => {
+    reg = await startRegistry({ htpasswd: { user: 'alice', password: 's3cret' } });
+  });
+  afterAll(async () => {
+    await reg?.close();
+  });
+
+  test('the workers pull the image with the service\'s credentials; inspect never shows them; without them the workers reject the task', async () => {
+    const [withAuth, without] = [`${reg.host}/busy:auth`, `${reg.host}/busy:noauth`];
+    expect((await a.docker(['login', '-u', 'alice', '-p', 's3cret', reg.host])).code).toBe(0);
+    for (const ref of [withAuth, without]) {
+      ok(await a.docker(['tag', 'busybox', ref]));
+      expect((await a.docker(['push', ref])).code).toBe(0);
+    }
+    ok(await a.docker(['service', 'create', '--with-registry-auth', '--name', 'authd', '--mode', 'global', '--stop-grace-period', '1s', withAuth, 'sleep', '1000']));
+    ok(await a.docker(['service', 'create', '--name', 'anon', '--mode', 'global', '--stop-grace-period', '1s', without, 'sleep', '1000']));
+    await until('authd on 3 nodes', () => tasksOf(a, 'authd'), (t) => running(t).length === 3, 60_000);
+    expect((await c.docker(['image', 'ls', '--format', '{{.Repository}}:{{.Tag}}'])).stdout).toContain(withAuth);
+    // A has the image (it pushed it); B and C cannot pull it without credentials
+    const { value } = await until('anon rejected on B and C', () => tasksOf(a, 'anon'), (t) => t.filter((x) => x.Status.State === 'rejected' && x.NodeID !== ids.a).length >= 2 && running(t).length === 1, 60_000);
+    expect(value.find((x: any) => x.Status.State === 'rejected').Status.Err).toBe(`No such image: ${without}`);
+    const raw = (await a.request('GET', '/v1.24/services/authd')).text;
+    expect(raw).not.toMatch(/alice|s3cret|PullOptions|RegistryAuth/);
+    expect((await a.request('GET', `/v1.24/tasks?filters=${enc({ service: ['authd'] })}`)).text).not.toMatch(/alice|s3cret|PullOptions|RegistryAuth/);
+    ok(await a.docker(['service', 'rm', 'authd', 'anon']));
+    await until('no task containers', async () => (await Promise.all([a, b, c].map((n) => n.docker(['ps', '-a', '-q'])))).map((r) => r.stdout.trim()).join(''), (s) => s === '', 30_000);
+  });
 });
