@@ -21,6 +21,7 @@ import { infoSwarmSection, swarmRoutes } from './handlers/swarm';
 import { nodeRoutes } from './handlers/nodes';
 import { ClusterService } from './cluster/service';
 import { SwarmServices } from './cluster/services';
+import { SwarmNetworks } from './cluster/networks';
 import { Orchestrator } from './cluster/orchestrator';
 import { NodeAgent } from './cluster/agent';
 import { RoutingMesh } from './cluster/routing-mesh';
@@ -204,12 +205,15 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await cluster.start();
   const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
   const mesh = new RoutingMesh({ current: () => cluster.current(), containers, logger });
+  const swarmNetworks = new SwarmNetworks({ manager: () => cluster.managerState(), current: () => cluster.current(), localNetwork: (ref) => networks.tryFind(ref) });
+  networks.setSwarmNetworks(swarmNetworks);
   const swarmServices = new SwarmServices({
     manager: () => cluster.managerState(),
     kick: () => {
       orchestrator.kick();
       mesh.kick();
     },
+    resolveNetworks: (spec) => swarmNetworks.resolveSpec(spec),
   });
   orchestrator.start();
   agent.start();

@@ -20,6 +20,8 @@ export interface SwarmServicesDeps {
   manager: () => ClusterState;
   /** Wakes the orchestrator (a change made here). */
   kick: () => void;
+  /** Resolves the spec's network references to swarm networks' ids (404/403 otherwise; cluster/networks.ts). */
+  resolveNetworks: (spec: ServiceSpec) => Promise<void>;
 }
 
 /** A service by full id, then name, then id prefix — the reference's lookup order. */
@@ -40,11 +42,6 @@ function heldPorts(all: Versioned<ServiceRecord>[]): Map<string, { id: string; n
   const held = new Map<string, { id: string; name: string }>();
   for (const s of all) for (const p of s.value.ports) if (p.PublishMode === 'ingress' && p.PublishedPort) held.set(`${p.Protocol}/${p.PublishedPort}`, { id: s.value.id, name: s.value.spec.Name });
   return held;
-}
-
-/** Networks a spec names: berth has no swarm-scoped networks yet (overlay), so every one is unknown. */
-function checkNetworks(spec: ServiceSpec): void {
-  for (const n of spec.Networks ?? []) throw notFound(`network ${n.Target} not found`);
 }
 
 const sameJSON = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -77,7 +74,7 @@ export class SwarmServices {
     for (let attempt = 0; ; attempt++) {
       const all = await state.services();
       const spec = parseServiceSpec(body, () => randomName((n) => all.some((s) => s.value.spec.Name === n), Math.random));
-      checkNetworks(spec);
+      await this.d.resolveNetworks(spec);
       const taken = all.find((s) => s.value.spec.Name === spec.Name);
       if (taken) throw conflict(rpc('AlreadyExists', `name conflicts with an existing object: service ${spec.Name} already exists`));
       const now = new Date().toISOString();
@@ -102,7 +99,7 @@ export class SwarmServices {
       if (cur.version !== version) throw conflict(OUT_OF_SEQUENCE);
       if (spec.Name !== s.spec.Name) throw notImplemented(rpc('Unimplemented', 'renaming services is not supported'));
       if (!!spec.Mode.Global !== !!s.spec.Mode.Global) throw notImplemented(rpc('Unimplemented', 'service mode change is not allowed'));
-      checkNetworks(spec);
+      await this.d.resolveNetworks(spec);
       const now = new Date().toISOString();
       const changed = !sameJSON(spec.TaskTemplate, s.spec.TaskTemplate);
       const next: ServiceRecord = {

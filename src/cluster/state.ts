@@ -72,7 +72,7 @@ function fromEtcd(err: unknown): BerthError {
   return systemError(msg, err);
 }
 
-async function guard<T>(p: Promise<T>): Promise<T> {
+export async function guard<T>(p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (err) {

@@ -14,6 +14,8 @@ import type { CreateNetworkRequest, Endpoint, EndpointConfig, NetworkRecord } fr
 export interface NetworksBackend {
   list(): NetworkRecord[];
   find(ref: string): NetworkRecord;
+  /** Reads the swarm's networks again (another node may have made or removed one). */
+  refresh(): Promise<void>;
   create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }>;
 }
 
@@ -42,14 +44,22 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
     {
       method: 'get',
       path: '/networks',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const f = queryFilters(req);
         checkFilterKeys(f, networkFilterKeys(req.apiVersion));
+        await networks.refresh();
         const list = filterNetworks(networks.list(), f);
         writeJSON(res, 200, list.map((n) => show(n, req.apiVersion, false)));
       },
     },
-    { method: 'get', path: '/networks/:id', handler: (req, res) => writeJSON(res, 200, show(networks.find(param(req, 'id')), req.apiVersion, true)) },
+    {
+      method: 'get',
+      path: '/networks/:id',
+      handler: async (req, res) => {
+        await networks.refresh();
+        writeJSON(res, 200, show(networks.find(param(req, 'id')), req.apiVersion, true));
+      },
+    },
     {
       method: 'post',
       path: '/networks/create',
@@ -67,6 +77,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       method: 'post',
       path: '/networks/:id/connect',
       handler: async (req, res) => {
+        await networks.refresh();
         const body = decodeNetworkConnect(await readJSON(req)) ?? {};
         const net = networks.find(param(req, 'id'));
         const rec = containers.find(body.Container ?? '');
@@ -91,6 +102,7 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
       path: '/networks/:id',
       handler: async (req, res) => {
         // The spec's Remove lists "403 not supported for pre-defined networks" at every version (Create: since v1.24).
+        await networks.refresh();
         await networking.removeNetwork(param(req, 'id'));
         if (supports(req.apiVersion, 'NetworkDelete204')) writeNoContent(res);
         else res.status(200).end();

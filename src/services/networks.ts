@@ -14,7 +14,7 @@ import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
 import type { EventPublisher } from '../types/event';
-import type { CreateNetworkRequest, IPAMEntry, NetworkRecord } from '../types/network';
+import type { CreateNetworkRequest, IPAMEntry, NetworkRecord, SwarmNetworkSource } from '../types/network';
 
 const execFileP = promisify(execFile);
 
@@ -32,6 +32,8 @@ export class NetworkService {
   private readonly dir: string;
   private readonly nets = new Map<string, NetworkRecord>();
   private readonly drivers = new Map<string, BridgeNetwork>();
+  /** The swarm's overlay networks (docs/overlay.md), set once the cluster exists. */
+  private swarm?: SwarmNetworkSource;
 
   constructor(private readonly o: NetworkServiceOptions) {
     this.dir = path.join(o.dataRoot, 'network', 'networks');
@@ -109,8 +111,18 @@ export class NetworkService {
     );
   }
 
+  /** The swarm's networks are listed with the node's own (the cluster gives them; services never import it). */
+  setSwarmNetworks(source: SwarmNetworkSource): void {
+    this.swarm = source;
+  }
+
+  /** Reads the swarm's networks again (before a list or an inspect: another node may have made one). */
+  async refresh(): Promise<void> {
+    await this.swarm?.refresh().catch(() => undefined);
+  }
+
   list(): NetworkRecord[] {
-    return [...this.nets.values()];
+    return [...this.nets.values(), ...(this.swarm?.list() ?? [])];
   }
 
   get defaultBridge(): NetworkRecord {
@@ -123,7 +135,7 @@ export class NetworkService {
 
   /** The engine's lookup: exact id, exact name, then a unique id prefix. */
   find(ref: string): NetworkRecord {
-    const byId = this.nets.get(ref);
+    const byId = this.nets.get(ref) ?? this.swarm?.list().find((n) => n.Id === ref);
     if (byId) return byId;
     const named = this.list().filter((n) => n.Name === ref);
     if (named.length === 1) return named[0];
@@ -168,6 +180,11 @@ export class NetworkService {
     if (!name) throw invalidParameter('invalid name: ');
     if (PREDEFINED.includes(name)) throw forbidden(`operation is not permitted on predefined ${name} network `);
     const driver = req.Driver || 'bridge';
+    if (driver === 'overlay' && this.swarm) {
+      const r = await this.swarm.create(req);
+      this.o.events.publish('network', 'create', r.id, { name, type: 'overlay' });
+      return r;
+    }
     if (driver !== 'bridge') {
       if (driver === 'host' || driver === 'null') throw forbidden(`only one instance of "${driver}" network is allowed`);
       throw notFound(`plugin "${driver}" not found`);
@@ -265,6 +282,11 @@ export class NetworkService {
     const n = this.find(ref);
     if (n.Predefined) throw forbidden(`${n.Name} is a pre-defined network and cannot be removed`);
     if (hasEndpoints(n.Id)) throw forbidden(`error while removing network: network ${n.Name} id ${n.Id} has active endpoints`);
+    if (n.Scope === 'swarm') {
+      await this.swarm!.remove(n.Id);
+      this.o.events.publish('network', 'destroy', n.Id, { name: n.Name, type: n.Driver });
+      return;
+    }
     await this.drivers.get(n.Id)?.destroy();
     this.drivers.delete(n.Id);
     this.nets.delete(n.Id);

@@ -11,7 +11,7 @@ export interface NetworkRecord {
   Name: string;
   Id: string;
   Created: string;
-  Scope: 'local';
+  Scope: 'local' | 'swarm';
   Driver: string;
   EnableIPv6: boolean;
   Internal: boolean;
@@ -23,10 +23,29 @@ export interface NetworkRecord {
   Predefined?: boolean;
   /** The subnet was given at create (fixed container addresses are allowed only then). */
   ConfiguredSubnet?: boolean;
+  /** Swarm-scoped (overlay) networks: the reference's Attachable and Ingress, and the VXLAN id. */
+  Attachable?: boolean;
+  Ingress?: boolean;
+  vni?: number;
+}
+
+/**
+ * The swarm's networks as a node sees them (docs/overlay.md): the network service lists them next to its own
+ * and hands creates and removes of the overlay driver here. The cluster implements it; services never import it.
+ */
+export interface SwarmNetworkSource {
+  /** The cached records (refreshed by `refresh`). */
+  list(): NetworkRecord[];
+  /** Reads the records from the cluster again (a node outside a swarm has none). */
+  refresh(): Promise<void>;
+  create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }>;
+  remove(id: string): Promise<void>;
 }
 
 export interface CreateNetworkRequest {
   Name?: string;
+  Attachable?: boolean;
+  Ingress?: boolean;
   CheckDuplicate?: boolean;
   Driver?: string;
   IPAM?: { Driver?: string; Config?: (IPAMEntry & { AuxAddress?: Record<string, string> })[] | null; Options?: Record<string, string> | null } | null;

@@ -198,6 +198,8 @@ export interface ServiceRecord {
    * task's image with it. Never shown (the reference keeps it in ContainerSpec.PullOptions, absent from the API).
    */
   registryAuth?: string;
+  /** Endpoint.VirtualIPs: an address on each of its overlay networks (`vip` mode), allocated by the leader. */
+  virtualIPs?: { NetworkID: string; Addr: string }[];
 }
 
 /** `/berth/swarm/tasks/<id>` in etcd. */
@@ -220,6 +222,8 @@ export interface TaskRecord {
   cause?: 'restart';
   /** berth's: why its DesiredState became shutdown (a task that ended by itself: failed). */
   endedBy?: 'failed' | 'node' | 'update' | 'scale' | 'removed';
+  /** berth's: the task's address on each overlay network of its service (NetworksAttachments), from the leader. */
+  networks?: { networkId: string; addr: string }[];
 }
 
 /** The etcd settings a manager's member runs with, from Spec.Raft (translate/response/swarm etcdRaftOf). */

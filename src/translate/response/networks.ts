@@ -32,14 +32,16 @@ export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: Networ
   };
   if (v24) out.Internal = n.Internal;
   // Not in the spec's Network (silent on them); the reference sends them at every version.
-  Object.assign(out, { Attachable: false, Ingress: false, ConfigFrom: { Network: '' }, ConfigOnly: false });
-  out.Containers = Object.fromEntries(
+  Object.assign(out, { Attachable: !!n.Attachable, Ingress: !!n.Ingress, ConfigFrom: { Network: '' }, ConfigOnly: false });
+  const swarm = n.Scope === 'swarm';
+  // a swarm network with no container on this node shows null, as the reference's (a local one {})
+  out.Containers = swarm && !endpoints.length ? null : Object.fromEntries(
     endpoints.map((e) => [
       e.id,
       { ...(inspect ? { Name: e.name } : {}), EndpointID: e.endpointId, MacAddress: e.mac, IPv4Address: e.ip ? `${e.ip}/${e.prefixLen}` : '', IPv6Address: e.ip6 ? `${e.ip6}/${e.prefixLen6}` : '' },
     ]),
   );
   out.Options = n.Options;
-  if (supports(v, 'NetworkLabels')) out.Labels = n.Labels;
+  if (supports(v, 'NetworkLabels')) out.Labels = swarm && !Object.keys(n.Labels).length ? null : n.Labels;
   return out;
 }

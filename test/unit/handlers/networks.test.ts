@@ -15,6 +15,7 @@ const connects: unknown[] = [];
 const networks = fake<NetworksBackend>({
   list: () => nets,
   find: (ref) => nets.find((n) => n.Name === ref || n.Id === ref)!,
+  refresh: async () => undefined,
 });
 const endpoints = fake<NetworkEndpointsBackend>({
   endpointsOn: () => [],
