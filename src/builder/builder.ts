@@ -32,6 +32,7 @@ import { BuildContext, ContextStore, openTar, removeIgnoredDockerfile, saveTo } 
 import { CopySource, packEntries, planCopy, resolveSources, SourceRoot } from './copy';
 import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
 import { fetchRemote } from './remote';
+import { hostFs } from './source-fs';
 
 export type BuildOutput = (msg: Record<string, unknown>) => void;
 
@@ -132,20 +133,15 @@ export class BuildService {
     const context = req.remote ? await fetchRemote(this.contexts, req.remote, req.dockerfile, signal) : await this.contexts.fromTar(req.body);
     try {
       const dfName = req.dockerfile || 'Dockerfile';
-      let text: string | undefined;
-      try {
-        const r = resolveInScope(context.scope, cleanPath(`/${dfName}`));
-        if (fs.statSync(r.hostPath).isFile()) text = fs.readFileSync(r.hostPath, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      if (text === undefined && !req.dockerfile) {
+      const readText = (p: string) => {
         try {
-          text = fs.readFileSync(resolveInScope(context.scope, '/dockerfile').hostPath, 'utf8');
+          return context.fs.readFile(resolveInScope(context.scope, p).hostPath)?.toString('utf8');
         } catch {
-          text = undefined;
+          return undefined;
         }
-      }
+      };
+      let text = readText(cleanPath(`/${dfName}`));
+      if (text === undefined && !req.dockerfile) text = readText('/dockerfile');
       if (text === undefined) throw invalidParameter(`Cannot locate specified Dockerfile: ${dfName}`);
       if (!text.trim()) throw invalidParameter(`the Dockerfile (${dfName}) cannot be empty`);
       const dockerfile = parseDockerfile(text);
@@ -623,9 +619,9 @@ export class BuildService {
       const stage = ctx.stages.find((s) => s.name === from.toLowerCase());
       const img = stage ? stage.image : await this.baseImage(ctx, from);
       const view = await this.viewOf(img!);
-      root = { scope: view.scope, isContext: false };
+      root = { scope: view.scope, fs: hostFs, isContext: false };
       release = view.release;
-    } else root = { scope: ctx.b.context.scope, isContext: true };
+    } else root = { scope: ctx.b.context.scope, fs: ctx.b.context.fs, isContext: true };
     try {
       const urls = srcs.filter((s) => /^https?:\/\//.test(s));
       if (urls.length && ins.cmd === 'COPY') throw new StepError('COPY failed: source can\'t be a URL for COPY');
@@ -650,7 +646,7 @@ export class BuildService {
       sources = [...sources, ...downloaded];
       const plan = planCopy(sources, destIsDir || sources.length > 1, ins.cmd);
       // ADD of a local archive extracts it instead of copying it.
-      const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && !downloaded.includes(s) && isArchive(s.hostPath)) : [];
+      const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && !downloaded.includes(s) && isArchive(s.fs.head(s.hostPath, 512))) : [];
       const cmd = [...shellOf(st.config), `#(nop) ${ins.cmd} ${plan.checksum} in ${dest} `];
       const chown = ins.flags.chown;
       await this.snapshotStep(ctx, st, cmd, async (scope) => {
@@ -666,14 +662,14 @@ export class BuildService {
             /* a new file */
           }
         }
-        const nonArchive = plan.entries.filter((e) => !archives.some((a) => a.hostPath === e.hostPath));
+        const nonArchive = plan.entries.filter((e) => !archives.some((a) => a.fs === e.fs && a.hostPath === e.hostPath));
         const target = prefixIsDir ? destClean : destClean.slice(0, destClean.lastIndexOf('/')) || '/';
         if (prefixIsDir) mkdirInScope(scope, destClean, owner);
         else mkdirInScope(scope, target);
         const named = nonArchive.map((e) => ({ ...e, name: prefixIsDir ? (sources.length === 1 && !sources[0].isDir && !dest.endsWith('/') ? sources[0].base : e.name) : path.basename(destClean) }));
         await extractTar(scope, target, packEntries(named, '', owner), { noOverwriteDirNonDir: false, readonlyRootfs: false });
         for (const a of archives) {
-          await extractTar(scope, destClean, await openTar(fs.createReadStream(a.hostPath)), { noOverwriteDirNonDir: false, readonlyRootfs: false });
+          await extractTar(scope, destClean, await openTar(a.fs.open(a.hostPath, a.fs.lstat(a.hostPath)!)), { noOverwriteDirNonDir: false, readonlyRootfs: false });
         }
       });
     } finally {
@@ -789,21 +785,15 @@ async function downloadSource(url: string, dir: string, signal: AbortSignal): Pr
   const lm = res.headers.get('last-modified');
   const mtime = lm ? new Date(lm) : undefined;
   if (mtime && !Number.isNaN(mtime.getTime())) fs.utimesSync(file, mtime, mtime);
-  return { hostPath: file, rel: base, isDir: false, base, fromWildcard: false };
+  return { fs: hostFs, hostPath: file, rel: base, isDir: false, base, fromWildcard: false };
 }
 
-function isArchive(p: string): boolean {
-  const fd = fs.openSync(p, 'r');
-  try {
-    const head = Buffer.alloc(512);
-    const n = fs.readSync(fd, head, 0, 512, 0);
-    if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
-    if (n >= 3 && head.subarray(0, 3).toString() === 'BZh') return true;
-    if (n >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) return true;
-    return n >= 262 && head.subarray(257, 262).toString() === 'ustar';
-  } finally {
-    fs.closeSync(fd);
-  }
+function isArchive(head: Buffer): boolean {
+  const n = head.length;
+  if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
+  if (n >= 3 && head.subarray(0, 3).toString() === 'BZh') return true;
+  if (n >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) return true;
+  return n >= 262 && head.subarray(257, 262).toString() === 'ustar';
 }
 
 export { StepError };

@@ -1,26 +1,29 @@
 // The build context on disk: the request body (a tar, plain or gzip/bzip2/xz, sniffed by its first bytes) is
-// streamed into a temporary directory under <data-root>/builder/tmp by fs/extract (the engine's unpack rules: no
-// entry lands outside the directory), never held in memory; or a remote context (a tarball or a plain Dockerfile
+// streamed decompressed into one file under <data-root>/builder/tmp and its headers indexed as it goes (no
+// extraction: a file per entry costs more than the whole upload), never held in memory; or a remote context (a tarball or a plain Dockerfile
 // by URL, a git repository cloned with git). Sources are looked up inside the context only: paths are cleaned
 // and every symlink resolved in the context's scope (fs/resolve), so `../x` and a link pointing out are refused.
 import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import dockerignore from '@balena/dockerignore';
-import { BerthError, invalidParameter } from '../errors';
-import { extractTar } from '../fs/extract';
+import { invalidParameter } from '../errors';
 import { unmountAllUnder } from '../fs/mounts';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
-import { hostProbe } from '../services/filesystem';
+import { hostFs, hostScope, SourceFs, TarContextFs } from './source-fs';
+import { TarError, TarScanner } from './tar-scan';
 
 export interface BuildContext {
-  /** Host directory holding the context. */
-  dir: string;
+  /** Where its files are read: the uploaded tar (indexed) or a host directory. */
+  fs: SourceFs;
   scope: Scope;
+  /** Takes an entry out of the context (a clean, resolved path in its scope). */
+  removeEntry: (hostPath: string) => void;
   remove: () => Promise<void>;
 }
 
@@ -107,28 +110,50 @@ export class ContextStore {
     return { dir, remove: () => fs.promises.rm(dir, { recursive: true, force: true }) };
   }
 
-  /** Extracts a tar (any of the four compressions) into a new context directory. */
+  /**
+   * Keeps a tar (any of the four compressions, stored decompressed) as the build's context: written to one file
+   * as it arrives while its headers are indexed, nothing extracted. The engine's unpack rules apply to the index
+   * (no entry lands outside the context).
+   */
   async fromTar(body: Readable): Promise<BuildContext> {
     const { dir, remove } = this.makeDir('ctx');
-    try {
-      const root = path.join(dir, 'root');
-      fs.mkdirSync(root, { mode: 0o755 });
-      const scope: Scope = { root, mounts: [], probe: hostProbe };
-      const tarStream = await openTar(body);
-      await extractTar(scope, '/', tarStream, { noOverwriteDirNonDir: false, readonlyRootfs: false }).catch((err: unknown) => {
-        const msg = (err as Error).message.replace(/^Error processing tar file\(exit status 1\): /, '');
-        throw invalidParameter(/Unexpected end of data|unexpected end/i.test(msg) ? 'unexpected EOF' : msg);
-      });
-      return this.open(root, remove);
-    } catch (err) {
+    const index = new TarContextFs(path.join(dir, 'context.tar'));
+    const removeAll = async () => {
+      index.close();
       await remove();
+    };
+    try {
+      const tarStream = await openTar(body);
+      const scanner = new TarScanner();
+      const out = fs.createWriteStream(index.file, { flags: 'wx', mode: 0o600, highWaterMark: 8 << 20 });
+      const failed = new Promise<never>((_, reject) => out.once('error', reject));
+      failed.catch(() => undefined);
+      try {
+        for await (const chunk of tarStream as AsyncIterable<Buffer>) {
+          for (const h of scanner.push(chunk)) index.add(h);
+          if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+        }
+        scanner.end();
+        await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
+      } catch (err) {
+        out.destroy();
+        // The rest of the body is read and dropped, so the answer reaches the client.
+        if (!body.destroyed) {
+          body.unpipe();
+          body.resume();
+        }
+        throw err instanceof TarError ? invalidParameter(err.message) : err;
+      }
+      return { fs: index, scope: index.scope, removeEntry: (p) => index.remove(p), remove: removeAll };
+    } catch (err) {
+      await removeAll();
       throw err;
     }
   }
 
   /** A context from a directory already on disk (a git checkout, a downloaded Dockerfile). */
   open(root: string, remove: () => Promise<void>): BuildContext {
-    return { dir: root, scope: { root, mounts: [], probe: hostProbe }, remove };
+    return { fs: hostFs, scope: hostScope(root), removeEntry: (p) => fs.rmSync(p, { force: true }), remove };
   }
 }
 
@@ -139,27 +164,19 @@ export class ContextStore {
  * has them copied by the reference, and by berth.
  */
 export function removeIgnoredDockerfile(ctx: BuildContext, dockerfile: string): void {
-  const igFile = path.join(ctx.dir, '.dockerignore');
-  if (!fs.existsSync(igFile) || !fs.lstatSync(igFile).isFile()) return;
-  const lines = fs.readFileSync(igFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const ig0 = ctx.fs.lstat(resolveInScope(ctx.scope, '/.dockerignore', { followFinal: false }).hostPath);
+  if (!ig0?.isFile()) return;
+  const text = ctx.fs.readFile(resolveInScope(ctx.scope, '/.dockerignore', { followFinal: false }).hostPath);
+  if (!text) return;
+  const lines = text.toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   const ig = dockerignore({ ignorecase: false }).add(lines);
   for (const name of ['.dockerignore', cleanPath(dockerfile).replace(/^\/+/, '')]) {
     if (!name || name === '.' || !ig.ignores(name)) continue;
-    const r = resolveInScope(ctx.scope, `/${name}`, { followFinal: false });
-    fs.rmSync(r.hostPath, { force: true });
+    ctx.removeEntry(resolveInScope(ctx.scope, `/${name}`, { followFinal: false }).hostPath);
   }
 }
 
 /** Writes a readable into a file (downloads). */
 export async function saveTo(input: Readable, file: string): Promise<void> {
   await pipeline(input, fs.createWriteStream(file, { mode: 0o600 }));
-}
-
-/** A context path as the engine resolves it: cleaned, symlinks followed inside the context, never outside. */
-export function contextPath(ctx: BuildContext, userPath: string, followFinal = true): { hostPath: string; rel: string } {
-  const clean = cleanPath(`/${userPath}`);
-  const lexical = cleanPath(userPath);
-  if (lexical === '..' || lexical.startsWith('../')) throw new BerthError('InvalidParameter', `forbidden path outside the build context: ${userPath} ()`);
-  const r = resolveInScope(ctx.scope, clean, { followFinal });
-  return { hostPath: r.hostPath, rel: r.containerPath.replace(/^\//, '') };
 }

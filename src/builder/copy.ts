@@ -2,21 +2,24 @@
 // the content checksum that keys the cache (`file:`, `dir:`, `multi:`), and the tar stream
 // of the sources named for their destination, which fs/extract writes into the step's snapshot.
 import * as crypto from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { BerthError, invalidParameter } from '../errors';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
+import type { SourceFs, SourceStat } from './source-fs';
 
 export interface SourceRoot {
   scope: Scope;
+  fs: SourceFs;
   /** Whether this is the build context (its messages differ from a stage's). */
   isContext: boolean;
 }
 
 export interface CopySource {
-  /** Host path of the source (symlinks inside the root resolved). */
+  /** Where it is read. */
+  fs: SourceFs;
+  /** Path of the source in its SourceFs (symlinks inside the root resolved). */
   hostPath: string;
   /** Relative path in the root. */
   rel: string;
@@ -66,13 +69,9 @@ export function resolveSources(root: SourceRoot, pattern: string, instr: string)
   if (!hasWildcard(clean)) {
     const r = resolveInScope(root.scope, clean);
     const rel = r.containerPath.replace(/^\//, '');
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(r.hostPath);
-    } catch {
-      throw notFound();
-    }
-    return [{ hostPath: r.hostPath, rel, isDir: st.isDirectory(), base: path.basename(clean), fromWildcard: false }];
+    const st = root.fs.lstat(r.hostPath);
+    if (!st || st.isSymbolicLink()) throw notFound();
+    return [{ fs: root.fs, hostPath: r.hostPath, rel, isDir: st.isDirectory(), base: path.basename(clean), fromWildcard: false }];
   }
   // Walk component by component, matching wildcards against directory entries.
   const parts = clean.split('/').filter(Boolean);
@@ -88,7 +87,7 @@ export function resolveSources(root: SourceRoot, pattern: string, instr: string)
       const host = resolveInScope(root.scope, `/${dir}`).hostPath;
       let names: string[] = [];
       try {
-        names = fs.readdirSync(host).sort();
+        names = root.fs.readdir(host).sort();
       } catch {
         continue;
       }
@@ -99,39 +98,40 @@ export function resolveSources(root: SourceRoot, pattern: string, instr: string)
   const out: CopySource[] = [];
   for (const rel of current) {
     const r = resolveInScope(root.scope, `/${rel}`);
-    try {
-      const st = fs.statSync(r.hostPath);
-      out.push({ hostPath: r.hostPath, rel: r.containerPath.replace(/^\//, ''), isDir: st.isDirectory(), base: path.basename(rel), fromWildcard: true });
-    } catch {
-      /* a dangling link matched: skipped as the engine skips it */
-    }
+    const st = root.fs.lstat(r.hostPath);
+    // A dangling link matched: skipped as the engine skips it.
+    if (st && !st.isSymbolicLink()) out.push({ fs: root.fs, hostPath: r.hostPath, rel: r.containerPath.replace(/^\//, ''), isDir: st.isDirectory(), base: path.basename(rel), fromWildcard: true });
   }
   if (out.length === 0) throw root.isContext ? invalidParameter(`${instr} failed: no source files were specified`) : notFound();
   return out;
 }
 
-interface Entry {
+export interface Entry {
   /** Path of the entry below the destination ('' is the destination itself). */
   name: string;
+  fs: SourceFs;
   hostPath: string;
-  st: fs.Stats;
+  st: SourceStat;
 }
 
 /** Every file of the sources, named relative to the destination directory (or the destination file). */
 function* entriesOf(src: CopySource, asName: string): Generator<Entry> {
-  const st = fs.lstatSync(src.hostPath);
+  const sfs = src.fs;
+  const st = sfs.lstat(src.hostPath);
+  if (!st) throw invalidParameter(`stat ${src.rel}: file does not exist`);
   if (!src.isDir) {
-    yield { name: asName, hostPath: src.hostPath, st: fs.statSync(src.hostPath) };
+    yield { name: asName, fs: sfs, hostPath: src.hostPath, st };
     return;
   }
   // A directory: its contents (not itself) go into the destination.
-  if (asName) yield { name: asName, hostPath: src.hostPath, st };
+  if (asName) yield { name: asName, fs: sfs, hostPath: src.hostPath, st };
   const walk = function* (hostDir: string, name: string): Generator<Entry> {
-    for (const n of fs.readdirSync(hostDir).sort()) {
+    for (const n of sfs.readdir(hostDir).sort()) {
       const hp = path.join(hostDir, n);
-      const cst = fs.lstatSync(hp);
+      const cst = sfs.lstat(hp);
+      if (!cst) continue;
       const childName = name ? `${name}/${n}` : n;
-      yield { name: childName, hostPath: hp, st: cst };
+      yield { name: childName, fs: sfs, hostPath: hp, st: cst };
       if (cst.isDirectory()) yield* walk(hp, childName);
     }
   };
@@ -161,27 +161,11 @@ export function planCopy(sources: CopySource[], destIsDir: boolean, instr: strin
     // As the engine's tarsum: names, modes, sizes, link targets and content; not mtimes (directories that the
     // context's tar only implies get the extraction's time).
     h.update(`${e.name}\0${e.st.mode}\0${e.st.isFile() ? e.st.size : 0}\0`);
-    if (e.st.isSymbolicLink()) h.update(fs.readlinkSync(e.hostPath));
-    else if (e.st.isFile()) h.update(hashFile(e.hostPath));
+    if (e.st.isSymbolicLink()) h.update(e.fs.readlink(e.hostPath));
+    else if (e.st.isFile()) h.update(e.fs.hash(e.hostPath, e.st));
   }
   const kind = sources.length > 1 ? 'multi' : sources[0].isDir ? 'dir' : 'file';
   return { entries, checksum: `${kind}:${h.digest('hex')}` };
-}
-
-function hashFile(p: string): Buffer {
-  const h = crypto.createHash('sha256');
-  const fd = fs.openSync(p, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n <= 0) break;
-      h.update(buf.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return h.digest();
 }
 
 /** The tar of the planned entries under `prefix` (the destination, no leading slash), owned by uid:gid. */
@@ -193,11 +177,11 @@ export function packEntries(entries: Entry[], prefix: string, owner: { uid: numb
         const name = [prefix, e.name].filter(Boolean).join('/') || '.';
         const base = { name, mode: e.st.mode & 0o7777, mtime: new Date(Math.floor(e.st.mtimeMs / 1000) * 1000), uid: owner.uid, gid: owner.gid };
         if (e.st.isDirectory()) pack.entry({ ...base, type: 'directory' });
-        else if (e.st.isSymbolicLink()) pack.entry({ ...base, type: 'symlink', linkname: fs.readlinkSync(e.hostPath) });
+        else if (e.st.isSymbolicLink()) pack.entry({ ...base, type: 'symlink', linkname: e.fs.readlink(e.hostPath) });
         else if (e.st.isFile()) {
           await new Promise<void>((resolve, reject) => {
             const w = pack.entry({ ...base, type: 'file', size: e.st.size }, (err) => (err ? reject(err) : resolve()));
-            fs.createReadStream(e.hostPath).on('error', reject).pipe(w);
+            e.fs.open(e.hostPath, e.st).on('error', reject).pipe(w);
           });
         }
       }

@@ -1,0 +1,97 @@
+// The build context kept as its tar: the header scanner (offsets, long names, pax records, truncation, garbage)
+// and the index applying entries as an extraction would (replacement, implied parents, symlinked parents, links).
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as tar from 'tar-stream';
+import { TarContextFs } from '../../src/builder/source-fs';
+import { TarError, TarHeader, TarScanner } from '../../src/builder/tar-scan';
+import { resolveInScope } from '../../src/fs/resolve';
+
+type Spec = { name: string; type?: 'file' | 'directory' | 'symlink' | 'link'; body?: Buffer; linkname?: string; mode?: number; pax?: Record<string, string> };
+
+async function makeTar(entries: Spec[]): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const e of entries) {
+    const header = { name: e.name, type: e.type ?? 'file', linkname: e.linkname, mode: e.mode ?? 0o644, pax: e.pax };
+    if (e.type && e.type !== 'file') pack.entry(header);
+    else pack.entry(header, e.body ?? Buffer.alloc(0));
+  }
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of pack as unknown as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** Scans in chunks of `step` bytes. */
+function scan(buf: Buffer, step: number): TarHeader[] {
+  const s = new TarScanner();
+  const out: TarHeader[] = [];
+  for (let i = 0; i < buf.length; i += step) out.push(...s.push(buf.subarray(i, i + step)));
+  s.end();
+  return out;
+}
+
+test('headers and data offsets, whatever the chunking; long names (pax) and ustar prefixes', async () => {
+  const long = `${'d'.repeat(120)}/${'f'.repeat(130)}`;
+  const bodies = [crypto.randomBytes(1000), crypto.randomBytes(512), crypto.randomBytes(3)];
+  const buf = await makeTar([
+    { name: 'Dockerfile', body: Buffer.from('FROM x\n') },
+    { name: 'dir', type: 'directory', mode: 0o750 },
+    { name: 'dir/a', body: bodies[0] },
+    { name: long, body: bodies[1] },
+    { name: 'dir/l', type: 'symlink', linkname: '../Dockerfile' },
+    { name: 'dir/b', body: bodies[2], mode: 0o755 },
+  ]);
+  for (const step of [1, 7, 512, 513, 65536]) {
+    const hs = scan(buf, step);
+    expect(hs.map((h) => [h.name, h.type])).toEqual([['Dockerfile', 'file'], ['dir', 'directory'], ['dir/a', 'file'], [long, 'file'], ['dir/l', 'symlink'], ['dir/b', 'file']]);
+    expect(buf.subarray(hs[2].offset, hs[2].offset + hs[2].size)).toEqual(bodies[0]);
+    expect(buf.subarray(hs[3].offset, hs[3].offset + hs[3].size)).toEqual(bodies[1]);
+    expect(buf.subarray(hs[5].offset, hs[5].offset + hs[5].size)).toEqual(bodies[2]);
+    expect(hs[5].mode).toBe(0o755);
+    expect(hs[1].mode).toBe(0o750);
+    expect(hs[4].linkname).toBe('../Dockerfile');
+  }
+});
+
+test('a truncated archive is an unexpected EOF, garbage an invalid header, an empty body no entries', async () => {
+  const buf = await makeTar([{ name: 'a', body: crypto.randomBytes(2000) }]);
+  expect(() => scan(buf.subarray(0, 1200), 100)).toThrow(new TarError('unexpected EOF'));
+  expect(() => scan(Buffer.from('not a tar at all'), 100)).toThrow('unexpected EOF');
+  expect(() => scan(crypto.randomBytes(1024), 100)).toThrow('archive/tar: invalid tar header');
+  expect(scan(Buffer.alloc(0), 1)).toEqual([]);
+});
+
+test('the index applies entries as an unpack would', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-ctx-index-'));
+  try {
+    const buf = await makeTar([
+      { name: 'x/y/file', body: Buffer.from('one') },
+      { name: 'x/y/file', body: Buffer.from('two!') },
+      { name: 'real', type: 'directory' },
+      { name: 'link', type: 'symlink', linkname: '/real' },
+      { name: 'link/inside', body: Buffer.from('through the link') },
+      { name: 'hard', type: 'link', linkname: 'x/y/file' },
+      { name: 'x', body: Buffer.from('x is now a file') },
+    ]);
+    const file = path.join(dir, 'context.tar');
+    fs.writeFileSync(file, buf);
+    const idx = new TarContextFs(file);
+    for (const h of scan(buf, 4096)) idx.add(h);
+    expect(idx.readFile('/real/inside')?.toString()).toBe('through the link');
+    expect(idx.readFile('/hard')?.toString()).toBe('two!');
+    expect(idx.readFile('/x')?.toString()).toBe('x is now a file');
+    expect(idx.lstat('/x/y')).toBeUndefined();
+    expect(idx.lstat('/link')?.isSymbolicLink()).toBe(true);
+    expect(resolveInScope(idx.scope, '/link/inside').containerPath).toBe('/real/inside');
+    expect(idx.readdir('/').sort()).toEqual(['hard', 'link', 'real', 'x']);
+    expect(idx.hash('/hard', idx.lstat('/hard')!)).toEqual(crypto.createHash('sha256').update('two!').digest());
+    const escape = await makeTar([{ name: '../evil', body: Buffer.from('x') }]);
+    expect(() => scan(escape, 512).forEach((h) => idx.add(h))).toThrow('"../evil" is outside of "/"');
+    idx.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
