@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { FifoPool } from './runtime/fifo';
 import type { Config } from './config';
 import type { Logger } from './log';
 import { Containerd } from './containerd/client';
@@ -132,7 +133,9 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
   const dns = new DnsService({ store, networks, logger, dnsDefaults: config.dns });
   const networking = new ContainerNetworking({ networks, store, logger, dns, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, logDefaults: { Type: config.logDriver, Config: config.logOpts } });
+  // Task FIFOs are made ahead, many per mkfifo(1) run, beside the containers' FIFO folders (renamed into place).
+  const fifos = new FifoPool(path.join(config.execRoot, 'fifo', '.pool'));
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts } });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   // What interrupted operations left: their temporary snapshots (a commit's view of a container's init layer, a
@@ -150,7 +153,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await networking.releaseStaleLeases();
   await dns.restore();
   await containers.startWithPolicies();
-  const execs = new ExecService(ctr, containers, events, config.execRoot);
+  const execs = new ExecService(ctr, containers, events, config.execRoot, fifos.make);
   const health = new HealthMonitor({
     store,
     events,

@@ -10,6 +10,9 @@ interface Opts {
   lease?: string;
 }
 
+/** A mount of a snapshot, as containerd gives it (what Tasks.Create takes as the rootfs). */
+export type SnapshotMount = Mount__Output;
+
 const call = (o: Opts) => (o.lease ? { lease: o.lease } : undefined);
 
 /** An active (writable) snapshot `key` on `parent` ('' for none); its mounts. */

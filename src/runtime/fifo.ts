@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileP = promisify(execFile);
@@ -10,6 +11,50 @@ const execFileP = promisify(execFile);
 export async function mkfifos(paths: string[]): Promise<void> {
   const missing = paths.filter((p) => !fs.existsSync(p));
   if (missing.length) await execFileP('mkfifo', ['-m', '0600', ...missing]);
+}
+
+/** Makes the FIFOs named that do not exist yet. */
+export type FifoMaker = (paths: string[]) => Promise<void>;
+
+/**
+ * FIFOs made ahead of need, many per mkfifo(1) run, and renamed into place: Node has no mkfifo call, and spawning a
+ * process per container start costs the daemon's main thread a fork of its whole address space (the largest part
+ * of a start's CPU). The spares live in `dir`, which must be on the file system of the FIFOs' folders (rename).
+ * Spares left by an earlier berth are FIFOs nobody opened, and are used as they are.
+ */
+export class FifoPool {
+  private spare: string[] | undefined;
+  private filling?: Promise<void>;
+  private n = 0;
+  private readonly prefix = `${process.pid}-${Date.now().toString(36)}`;
+
+  constructor(private readonly dir: string, private readonly batch = 64) {}
+
+  readonly make: FifoMaker = async (paths) => {
+    const missing = paths.filter((p) => !fs.existsSync(p));
+    for (const p of missing) fs.renameSync(await this.take(), p);
+  };
+
+  private async take(): Promise<string> {
+    for (;;) {
+      if (this.spare === undefined) this.spare = this.leftOver();
+      const p = this.spare.pop();
+      if (this.spare.length < this.batch / 4 && !this.filling) this.filling = this.fill().finally(() => (this.filling = undefined));
+      if (p) return p;
+      await this.filling;
+    }
+  }
+
+  private leftOver(): string[] {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return fs.readdirSync(this.dir).map((f) => path.join(this.dir, f));
+  }
+
+  private async fill(): Promise<void> {
+    const names = Array.from({ length: this.batch }, () => path.join(this.dir, `${this.prefix}-${this.n++}`));
+    await execFileP('mkfifo', ['-m', '0600', ...names]);
+    this.spare!.unshift(...names);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Socket } from 'node:net';
-import { mkfifos, openReader, openWriter } from './fifo';
+import { FifoMaker, mkfifos, openReader, openWriter } from './fifo';
 import { JsonFileLog, JsonFileLogOptions, LogAppendListener } from './jsonfile';
 import type { LogSource } from './logfiles';
 import type { IOPaths } from '../types/io';
@@ -49,10 +49,10 @@ export class ContainerIO {
     this.done = new Promise((r) => (this.doneResolve = r));
   }
 
-  /** Creates the FIFOs (if needed) and opens the read sides; call before Tasks.Create. */
-  async openOutputs(): Promise<void> {
+  /** Creates the FIFOs (if needed: with `make`, e.g. a FifoPool's) and opens the read sides; call before Tasks.Create. */
+  async openOutputs(make: FifoMaker = mkfifos): Promise<void> {
     const p = this.paths;
-    await mkfifos([p.stdin, p.stdout, p.stderr].filter(Boolean));
+    await make([p.stdin, p.stdout, p.stderr].filter(Boolean));
     this.attachReader('stdout', p.stdout);
     if (p.stderr) this.attachReader('stderr', p.stderr);
   }

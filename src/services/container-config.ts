@@ -99,7 +99,8 @@ export class ContainerConfigurator {
     return `${t.Name}:${name}/${alias}`;
   }
 
-  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
+  /** Also returns the rw snapshot's mounts (what the first start hands to Tasks.Create, without asking again). */
+  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[]; mounts: snapshotApi.SnapshotMount[] }> {
     if (name) validateName(name);
     const img = await this.d.images.resolve(req.config.Image ?? '');
     const config = mergeImageConfig(req.config, img.config.config);
@@ -148,12 +149,9 @@ export class ContainerConfigurator {
       };
       rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
       await this.d.networking.writeEtcFiles(rec);
-      // Container record first (it pins the snapshot key against GC), then the init layer and the rw snapshot.
-      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id });
-      undo.push(() => containerApi.remove(this.ctr, id));
-      // The init layer and the rw snapshot are made under a lease: until the rw snapshot exists nothing
-      // references the init layer, and containerd's GC would collect it.
-      const dirs = await withLease(this.ctr, 'berth-create', async (lease) => {
+      // The init layer and the rw snapshot are made under a lease (until the container record references the rw
+      // snapshot, nothing else keeps them from containerd's GC), then the container record, with its spec, in one call.
+      const mounts = await withLease(this.ctr, 'berth-create', async (lease) => {
         const initKey = `${id}-init-key`;
         const prep = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, initKey, img.chainId, { lease });
         undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, initKey));
@@ -162,16 +160,17 @@ export class ContainerConfigurator {
         await this.populateInitLayer(layers.upper);
         await snapshotApi.commit(this.ctr, SNAPSHOTTER, `${id}-init`, initKey, { lease });
         undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, `${id}-init`));
-        await snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, `${id}-init`, { lease });
+        const rw = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, `${id}-init`, { lease });
         undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
-        return layers;
+        rec.MountPoints = await this.resolveMounts(rec, layers.lower, undo);
+        const spec = await this.buildSpec(rec, img, layers.lower);
+        await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec });
+        undo.push(() => containerApi.remove(this.ctr, id));
+        return rw;
       });
-      rec.MountPoints = await this.resolveMounts(rec, dirs.lower, undo);
-      const spec = await this.buildSpec(rec, img, dirs.lower);
-      await containerApi.setSpec(this.ctr, id, spec);
       await this.d.store.save(rec);
       this.publish(rec, 'create');
-      return { id, warnings: [] };
+      return { id, warnings: [], mounts };
     } catch (err) {
       for (const u of undo.reverse()) await u().catch(() => undefined);
       throw err;
@@ -183,8 +182,10 @@ export class ContainerConfigurator {
   }
 
   private async populateInitLayer(upper: string): Promise<void> {
-    for (const d of ['dev', 'proc', 'sys', 'etc', 'dev/pts', 'dev/shm']) await fs.promises.mkdir(path.join(upper, d), { recursive: true, mode: 0o755 });
-    for (const f of ['etc/hosts', 'etc/hostname', 'etc/resolv.conf', '.dockerenv']) await fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
+    const dir = (d: string) => fs.promises.mkdir(path.join(upper, d), { mode: 0o755 });
+    const file = (f: string) => fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
+    // the upper directory is new and empty: each level once, the independent ones at the same time
+    await Promise.all([dir('proc'), dir('sys'), file('.dockerenv'), dir('dev').then(() => Promise.all([dir('dev/pts'), dir('dev/shm')])), dir('etc').then(() => Promise.all([file('etc/hosts'), file('etc/hostname'), file('etc/resolv.conf')]))]);
   }
 
   private async buildSpec(rec: ContainerRecord, img: ResolvedImage, lowerDirs: string[]) {

@@ -8,6 +8,7 @@ import { ContainerIO, OutputListener } from '../runtime/io';
 import { LogSource, openLogFiles, readableRotated, sourceSize } from '../runtime/logfiles';
 import { readLogs } from '../runtime/logread';
 import { goJsonAttrs, logAttributes, parseJsonFileOptions } from '../translate/request/log-options';
+import type { SnapshotMount } from '../containerd/snapshots';
 import type { ContainerStore } from '../store/containers';
 import type { ContainerRecord } from '../types/container';
 import type { StdinFeed } from '../types/io';
@@ -39,6 +40,10 @@ export interface Live {
   watchedPid?: number;
   /** The record write of the last start. */
   startSaved?: Promise<void>;
+  /** The rw snapshot's mounts as the create got them, for the first start (taken once). */
+  mounts?: SnapshotMount[];
+  /** containerd holds no task for the container (just created, or its last task deleted): start and remove need not delete one. */
+  noTask?: boolean;
 }
 
 export class ContainerLive {

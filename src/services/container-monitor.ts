@@ -118,7 +118,10 @@ export class ContainerMonitor {
         live.teardownRecorded = undefined;
       });
       live.exitCleanup = Promise.all([
-        taskApi.remove(this.ctr, id).catch(() => undefined),
+        taskApi.remove(this.ctr, id).then(
+          () => (live.noTask = true),
+          () => undefined,
+        ),
         // after the start's own write, so the exited state is the one that stays on disk
         (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
       ])
@@ -264,7 +267,11 @@ export class ContainerMonitor {
       await containerApi.remove(this.ctr, id).catch((err) => this.d.logger.warn('cannot remove an orphaned container', { id, err: String(err) }));
       this.d.logger.info('removed a container left by an interrupted create', { id });
     }
-    for (const id of this.d.store.strays()) await fs.promises.rm(this.d.store.dir(id), { recursive: true, force: true });
+    // A create killed before its container record leaves snapshots under its (expiring) lease and a folder.
+    for (const id of this.d.store.strays()) {
+      for (const key of [id, `${id}-init`, `${id}-init-key`]) await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+      await fs.promises.rm(this.d.store.dir(id), { recursive: true, force: true });
+    }
   }
 
   /**

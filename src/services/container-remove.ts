@@ -85,11 +85,15 @@ export class ContainerRemover {
       await live.exitCleanup;
       if (live.teardown) await live.teardownRecorded;
       else await deleteNetns(rec.Id).catch(() => undefined);
-      await taskApi.remove(ctr, rec.Id).catch(() => undefined);
-      await snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id);
-      await snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`);
-      await containerApi.remove(ctr, rec.Id);
-      await fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true });
+      if (!live.noTask) await taskApi.remove(ctr, rec.Id).catch(() => undefined);
+      // The record goes last (a removal cut short is finished by the next one); the rest is independent: the rw
+      // snapshot before its parent, the init layer; the container record (whose snapshots containerd's GC would
+      // collect were the removal cut short between the two).
+      await Promise.all([
+        snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id).then(() => snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`)),
+        containerApi.remove(ctr, rec.Id),
+        fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true }),
+      ]);
       await this.d.store.delete(rec);
     } catch (err) {
       // As the engine's SetRemovalError: the container is dead (never left "Removal In Progress"); a later remove retries.

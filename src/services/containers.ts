@@ -13,6 +13,7 @@ import { isGrpcNotFound } from '../containerd/errors';
 import { conflict, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
+import type { FifoMaker } from '../runtime/fifo';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
 import { createNetns } from '../network/sandbox';
@@ -48,6 +49,8 @@ export interface ContainerServiceDeps {
   cgroupParent: string;
   volumes: VolumeService;
   networking: ContainerNetworking;
+  /** Makes task FIFOs (a FifoPool's: no process spawned per start); mkfifo(1) when absent. */
+  fifos?: FifoMaker;
   /** The daemon's log-driver and log-opts (daemon.json): the defaults of a create without HostConfig.LogConfig. */
   logDefaults?: { Type: string; Config: Record<string, string> };
 }
@@ -154,7 +157,7 @@ export class ContainerService {
     if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
     const live = this.live.liveOf(rec.Id);
     await live.exitCleanup;
-    await taskApi.remove(this.ctr, rec.Id);
+    if (!live.noTask) await taskApi.remove(this.ctr, rec.Id);
     let logOptions: JsonFileLogOptions | undefined;
     try {
       logOptions = this.live.logOptions(rec);
@@ -170,7 +173,7 @@ export class ContainerService {
     await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
     const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
     const io = new ContainerIO(paths, rec.LogPath || null, logOptions);
-    await io.openOutputs();
+    await io.openOutputs(this.d.fifos);
     this.live.wireIO(rec.Id, io);
     if (live.teardown) await live.teardown;
     try {
@@ -179,7 +182,9 @@ export class ContainerService {
       if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
       await this.config.applyLinks(rec);
       await this.config.mountPluginVolumes(rec);
-      const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id);
+      const mounts = live.mounts ?? (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id));
+      live.mounts = undefined;
+      live.noTask = false;
       const settled = await Promise.allSettled([
         this.setupNetwork(rec),
         taskApi.create(this.ctr, rec.Id, mounts, paths),
@@ -361,7 +366,13 @@ export class ContainerService {
 
   // ---- the parts' entry points: create and configuration, the exit monitor, live I/O ------------------------
 
-  create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> { return this.config.create(req, name); }
+  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
+    const { id, warnings, mounts } = await this.config.create(req, name);
+    const live = this.live.liveOf(id);
+    live.mounts = mounts;
+    live.noTask = true;
+    return { id, warnings };
+  }
   replaceHostConfig(ref: string, given: HostConfig): Promise<void> { return this.config.replaceHostConfig(ref, given); }
   sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> { return this.config.sizes(rec); }
   graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> { return this.config.graphDriverData(rec); }

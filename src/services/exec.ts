@@ -9,6 +9,7 @@ import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
 import { conflict, invalidParameter, notFound, systemError } from '../errors';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
+import type { FifoMaker } from '../runtime/fifo';
 import { ALL_CAPS } from '../translate/spec';
 import { containerAttributes } from '../translate/response/events';
 import type { ContainerService } from './containers';
@@ -33,6 +34,7 @@ export class ExecService {
     private readonly containers: ContainerService,
     private readonly events: EventPublisher,
     private readonly execRoot: string,
+    private readonly fifos?: FifoMaker,
   ) {
     containers.onRemove((id) => {
       this.specs.delete(id);
@@ -129,7 +131,7 @@ export class ExecService {
       await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
       paths = fifoPaths(dir, `exec-${id.slice(0, 16)}`, { tty: !!cfg.Tty, stdin: !!cfg.AttachStdin });
       io = new ContainerIO(paths, null);
-      await io.openOutputs();
+      await io.openOutputs(this.fifos);
       if (listener) io.subscribe(listener);
       e.io = io;
     }

@@ -1,0 +1,179 @@
+// CLI benchmark (a script, not a test), in one interleaved run: the docker CLI's `docker run --rm busybox true`
+// through berth (bin/berthd in a process of its own, as in production), against its limit, `ctr run --rm` of the
+// same image on the same containerd, and against the reference engine (REF_SOCK, default /work/ref/docker.sock,
+// which needs busybox:latest; left out when it does not answer).
+// (a) one run at a time, NetworkMode none and the default bridge, interleaved samples (issue 20, goal 2);
+// (b) 40 runs, 8 at a time, none (goal 3), in interleaved rounds;
+// berth's CPU time per run (its process's utime+stime) is reported too: steadier than wall time on a shared machine.
+// BERTH_BASE_DIST=/path/to/an/older/dist adds a second berthd built from it (another namespace, same containerd),
+// interleaved with the first: before/after figures from one run.
+// Run: npm run bench:cli [samples] [rounds]
+import { spawn, execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Containerd } from '../src/containerd/client';
+import { bridgeRules, removeRules } from '../src/network/bridge';
+import { request } from '../test/helpers/berth';
+import { buildBusyboxImage } from '../test/helpers/busybox-image';
+import { cleanupNamespace } from '../test/helpers/cleanup';
+import { startPrivateContainerd } from '../test/helpers/private-containerd';
+
+const execFileP = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const r1 = (x: number) => +x.toFixed(1);
+const r2 = (x: number) => +x.toFixed(2);
+
+function ping(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
+    r.on('error', () => resolve(false));
+  });
+}
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Runs a command to its end; its time in ms (a failure is an error: a benchmark of failing runs is no benchmark). */
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}: ${out}`))));
+  });
+}
+
+/** `total` runs of `one`, `parallel` at a time: the wall time in ms. */
+async function batch(total: number, parallel: number, one: () => Promise<number>): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next++ < total) await one();
+    }),
+  );
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const samples = Number(process.argv[2] ?? 15);
+  const rounds = Number(process.argv[3] ?? 3);
+  const ctd = await startPrivateContainerd();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-cli-'));
+  const socket = path.join(dir, 'b.sock');
+  const ns = `berth-bench-cli-${process.pid}`;
+  const bridge = { name: 'bbcli0', subnet: '10.253.249.0/24' };
+  const startBerthd = (main: string, sock: string, name: string, b: typeof bridge) =>
+    spawn(process.execPath, ['--max-semi-space-size=1', main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+  const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge);
+  const ctr = new Containerd({ address: ctd.address, namespace: ns });
+  const baseDist = process.env.BERTH_BASE_DIST;
+  const baseSocket = path.join(dir, 'base.sock');
+  const baseBridge = { name: 'bbcli1', subnet: '10.253.247.0/24' };
+  const base = baseDist ? startBerthd(path.join(baseDist, 'src/main.js'), baseSocket, `${ns}-base`, baseBridge) : undefined;
+  try {
+    for (const [p, sock] of [[berthd, socket], ...(base ? [[base, baseSocket] as const] : [])] as const) {
+      while (!(await ping(sock))) {
+        if (p.exitCode !== null) throw new Error('berthd exited');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await request(sock, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
+    }
+    const withRef = await ping(REF_SOCK);
+    const env = (sock: string) => ({ ...process.env, DOCKER_HOST: `unix://${sock}` });
+    const docker = (sock: string, network: string) => () => timed('docker', ['run', '--rm', '--network', network, 'busybox', 'true'], env(sock));
+    let n = 0;
+    // ctr's default runtime (runc v2 shim), its own FIFOs copied to its stdio, as the CLI's attach copies them.
+    const ctrRun = () => timed('ctr', ['-a', ctd.address, '-n', ns, 'run', '--rm', 'docker.io/library/busybox:latest', `ctrbench${process.pid}x${n++}`, '/bin/busybox', 'true']);
+    const kinds: Record<string, () => Promise<number>> = {
+      berthNone: docker(socket, 'none'),
+      berthBridge: docker(socket, 'bridge'),
+      ...(base ? { baseNone: docker(baseSocket, 'none'), baseBridge: docker(baseSocket, 'bridge') } : {}),
+      ctrRun,
+      ...(withRef ? { refNone: docker(REF_SOCK, 'none'), refBridge: docker(REF_SOCK, 'bridge') } : {}),
+    };
+    // warm-up: one of each
+    for (const f of Object.values(kinds)) await f();
+    const t: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
+    const berthCpu: number[] = [];
+    const baseCpu: number[] = [];
+    const cpuOf = (k: string) => (k === 'berthNone' || k === 'berth' ? berthd.pid : (k === 'baseNone' || k === 'base') && base ? base.pid : undefined);
+    for (let i = 0; i < samples; i++)
+      for (const [k, f] of Object.entries(kinds)) {
+        const pid = cpuOf(k);
+        const c0 = pid ? cpuMs(pid) : 0;
+        t[k].push(await f());
+        if (pid) (k === 'berthNone' ? berthCpu : baseCpu).push(cpuMs(pid) - c0);
+      }
+    // (b) 40 runs, 8 at a time
+    const par: Record<string, () => Promise<number>> = { berth: kinds.berthNone, ...(base ? { base: kinds.baseNone } : {}), ctrRun, ...(withRef ? { ref: kinds.refNone } : {}) };
+    const p: Record<string, number[]> = Object.fromEntries(Object.keys(par).map((k) => [k, []]));
+    const berthCpu40: number[] = [];
+    const baseCpu40: number[] = [];
+    for (let i = 0; i < rounds; i++)
+      for (const [k, f] of Object.entries(par)) {
+        const pid = cpuOf(k);
+        const c0 = pid ? cpuMs(pid) : 0;
+        p[k].push(await batch(40, 8, f));
+        if (pid) (k === 'berth' ? berthCpu40 : baseCpu40).push(cpuMs(pid) - c0);
+      }
+    const m = (k: string) => median(t[k]);
+    const report = {
+      samples,
+      rounds,
+      load: os.loadavg().map(r2),
+      runMs: Object.fromEntries(Object.keys(t).map((k) => [k, { median: r1(m(k)), min: r1(Math.min(...t[k])), max: r1(Math.max(...t[k])) }])),
+      berthCpuMsPerRun: r1(median(berthCpu)),
+      ...(base ? { baseCpuMsPerRun: r1(median(baseCpu)), berthNoneOverBase: r2(m('berthNone') / m('baseNone')), berthBridgeOverBase: r2(m('berthBridge') / m('baseBridge')) } : {}),
+      ratios: {
+        berthNoneOverCtr: r2(m('berthNone') / m('ctrRun')),
+        berthBridgeOverNone: r2(m('berthBridge') / m('berthNone')),
+        ...(withRef ? { berthNoneOverRef: r2(m('berthNone') / m('refNone')), berthBridgeOverRef: r2(m('berthBridge') / m('refBridge')) } : {}),
+      },
+      parallel40x8Ms: Object.fromEntries(Object.keys(p).map((k) => [k, r1(median(p[k]))])),
+      parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(withRef ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}) },
+      berthCpuMsPer40: r1(median(berthCpu40)),
+      ...(base ? { baseCpuMsPer40: r1(median(baseCpu40)), parallelBerthOverBase: r2(median(p.berth) / median(p.base)) } : {}),
+      reference: withRef ? REF_SOCK : 'not answering',
+      goals: { berthNoneOverCtr: '<= 1.10', berthBridgeOverNone: '<= 1.10', parallelBerthOverCtr: '<= 1.2', parallelBerthOverRef: '<= 0.5' },
+    };
+    console.log(JSON.stringify(report, null, 2));
+  } finally {
+    for (const b of [berthd, base]) {
+      if (!b) continue;
+      b.kill('SIGTERM');
+      await new Promise((r) => (b.exitCode !== null ? r(undefined) : b.once('exit', r)));
+    }
+    await cleanupNamespace(ctr);
+    if (base) await cleanupNamespace(ctr.withNamespace(`${ns}-base`));
+    process.kill(ctd.pid, 'SIGTERM');
+    for (const b of [bridge, ...(base ? [baseBridge] : [])]) {
+      await execFileP('ip', ['link', 'delete', b.name]).catch(() => undefined);
+      await removeRules(bridgeRules(b.name, b.subnet, false));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
