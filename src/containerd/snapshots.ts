@@ -40,6 +40,14 @@ export async function stat(ctr: Containerd, snapshotter: string, key: string, o:
   await ctr.snapshots.Stat({ snapshotter, key }, call(o));
 }
 
+/** The name of snapshot `key`'s parent ('' for none). */
+export async function parentOf(ctr: Containerd, snapshotter: string, key: string): Promise<string> {
+  return (await ctr.snapshots.Stat({ snapshotter, key })).info?.parent ?? '';
+}
+
+/** The label that makes a snapshot a root for containerd's garbage collector: kept until removed explicitly. */
+export const GC_ROOT = 'containerd.io/gc.root';
+
 /** The bytes snapshot `key` uses. */
 export async function usage(ctr: Containerd, snapshotter: string, key: string): Promise<number> {
   return Number((await ctr.snapshots.Usage({ snapshotter, key })).size ?? 0);

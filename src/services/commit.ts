@@ -125,7 +125,8 @@ export class CommitService {
     });
     try {
       return await withLease(this.ctr, 'berth-commit', async (lease) => {
-        const { layer, diffId } = await this.diffLayer(lease, rec.Id, `${rec.Id}-init`);
+        // against the init layer below the rw snapshot (the image's shared one; `<id>-init` for containers made before it)
+        const { layer, diffId } = await this.diffLayer(lease, rec.Id, await snapshotApi.parentOf(this.ctr, SNAPSHOTTER, rec.Id));
         const baseConfig = JSON.parse((await readBlob(this.ctr, base.id)).toString('utf8')) as OCIImageConfig;
         // The container's config, then the body's, then the changes (the engine's order).
         const c = rec.Config as Record<string, unknown>;

@@ -13,6 +13,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
 import { withLease } from '../containerd/leases';
+import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
@@ -149,25 +150,15 @@ export class ContainerConfigurator {
       };
       rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
       await this.d.networking.writeEtcFiles(rec);
-      // The init layer and the rw snapshot are made under a lease (until the container record references the rw
-      // snapshot, nothing else keeps them from containerd's GC), then the container record, with its spec, in one call.
-      const mounts = await withLease(this.ctr, 'berth-create', async (lease) => {
-        const initKey = `${id}-init-key`;
-        const prep = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, initKey, img.chainId, { lease });
-        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, initKey));
-        const layers = layerDirs(prep);
-        if (!layers.upper) throw systemError('cannot find the init layer directory');
-        await this.populateInitLayer(layers.upper);
-        await snapshotApi.commit(this.ctr, SNAPSHOTTER, `${id}-init`, initKey, { lease });
-        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, `${id}-init`));
-        const rw = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, `${id}-init`, { lease });
-        undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
-        rec.MountPoints = await this.resolveMounts(rec, layers.lower, undo);
-        const spec = await this.buildSpec(rec, img, layers.lower);
-        await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec });
-        undo.push(() => containerApi.remove(this.ctr, id));
-        return rw;
-      });
+      const mounts = await this.prepareRootfs(id, img.chainId);
+      undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
+      // the image's layers (the init layer is the top one below the rw directory)
+      const lower = layerDirs(mounts).lower.slice(1);
+      rec.MountPoints = await this.resolveMounts(rec, lower, undo);
+      const spec = await this.buildSpec(rec, img, lower);
+      // The container record with its spec, in one call.
+      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec });
+      undo.push(() => containerApi.remove(this.ctr, id));
       await this.d.store.save(rec);
       this.publish(rec, 'create');
       return { id, warnings: [], mounts };
@@ -179,6 +170,41 @@ export class ContainerConfigurator {
 
   private generateName(): string {
     return randomName((n) => this.d.store.hasName(n), Math.random);
+  }
+
+  /**
+   * The container's rw snapshot `id` on its image's init layer; returns its mounts. The init layer (the mount points
+   * of /etc/hosts, /etc/hostname, /etc/resolv.conf, /dev, /proc, /sys and .dockerenv, so that they never show as the
+   * container's own changes) is the same for every container of an image: it is made once per image (the engine makes
+   * one per container) and shared. The rw snapshot is a GC root from the start (nothing else references it until
+   * the container record does; it is removed explicitly with the container, or with the folder of a create cut
+   * short); the shared layer is kept by its children, collected by containerd's GC once none is left, and made
+   * again by the next create that finds it gone.
+   */
+  private async prepareRootfs(id: string, chainId: string): Promise<snapshotApi.SnapshotMount[]> {
+    const init = `berth-init/${chainId || 'scratch'}`;
+    const rw = (lease?: string) => snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, init, { lease, labels: { [snapshotApi.GC_ROOT]: 'berth' } });
+    try {
+      return await rw();
+    } catch (err) {
+      if (!isGrpcNotFound(err)) throw err;
+    }
+    // Under a lease until the rw snapshot references the new layer; two creates racing both make one, the second
+    // commit finds the first's.
+    return withLease(this.ctr, 'berth-init', async (lease) => {
+      const key = `${init}-key-${crypto.randomBytes(6).toString('hex')}`;
+      const prep = await snapshotApi.prepare(this.ctr, SNAPSHOTTER, key, chainId, { lease });
+      try {
+        const upper = layerDirs(prep).upper;
+        if (!upper) throw systemError('cannot find the init layer directory');
+        await this.populateInitLayer(upper);
+        await snapshotApi.commit(this.ctr, SNAPSHOTTER, init, key, { lease });
+      } catch (err) {
+        await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+        if (!isGrpcAlreadyExists(err)) throw err;
+      }
+      return rw(lease);
+    });
   }
 
   private async populateInitLayer(upper: string): Promise<void> {

@@ -281,7 +281,8 @@ export class ContainerMonitor {
   teardownNetwork(rec: ContainerRecord): { recorded: Promise<void>; done: Promise<void> } {
     const nets = Object.values(rec.Endpoints ?? {}).map((e) => e.networkId ?? '');
     const dels = this.d.networking.teardown(rec); // clears rec.Endpoints before its first await
-    const recorded = this.d.store.save(rec).catch(() => undefined);
+    // (no endpoints: nothing changed in the record, which every caller saves afterwards anyway)
+    const recorded = nets.length ? this.d.store.save(rec).catch(() => undefined) : Promise.resolve();
     const done = Promise.all([dels, recorded]).then(async () => {
       if (nets.length) await this.d.networking.afterChange(rec, nets, false).catch(() => undefined);
     });
