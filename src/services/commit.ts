@@ -70,6 +70,15 @@ export class CommitService {
   }
 
   /**
+   * What a step's changes are diffed against. A container's init layer named the engine's way, `<container>-init`
+   * (as the builder names it), is the layer below the container's rw snapshot: since init layers are shared per
+   * image (container-config's prepareRootfs), that is asked of containerd.
+   */
+  private async diffBase(changes: { key: string; parent: string }): Promise<string> {
+    return changes.parent === `${changes.key}-init` ? snapshotApi.parentOf(this.ctr, SNAPSHOTTER, changes.key) : changes.parent;
+  }
+
+  /**
    * A build step's image (untagged, its parent the step's base), as the engine's builder commits it: the layer
    * only when the step changed the filesystem, else `empty_layer` in its history entry. Returns the image id.
    */
@@ -80,7 +89,7 @@ export class CommitService {
       let layer: { layer: LayerDesc; diffId: string } | undefined;
       if (o.changes) {
         // Uncompressed, as the engine's builder keeps its layers until a push.
-        layer = await this.diffLayer(lease, o.changes.key, o.changes.parent, MT_LAYER);
+        layer = await this.diffLayer(lease, o.changes.key, await this.diffBase(o.changes), MT_LAYER);
         if (layer.diffId === EMPTY_TAR_DIFF_ID) layer = undefined;
       }
       const created = nowNano();

@@ -1,0 +1,258 @@
+// Scale benchmark (a script, not a test; issue 20, goals 4 and 5): N running containers (`sleep`), through berthd in
+// a process of its own on a private containerd, and through the reference engine (REF_SOCK, default
+// /work/ref/docker.sock; its dockerd's RSS from REF_PIDFILE) with the same N where it answers:
+// - RSS of the daemon idle with no container, and with N running (KB per container);
+// - `docker ps` (the CLI, wall time, median of 10) and GET /containers/json (median of 20);
+// - `docker stats --no-stream` of all of them (the CLI, median of 3);
+// - a `die` to 100 GET /events subscribers (in another process): from the kill request to each subscriber's
+//   receipt, median and max over 100, median over 5 kills;
+// - berthd's start-up over them (SIGTERM, start again: to the first answered /_ping and to a /containers/json that
+//   lists every one running, which needs every log capture re-attached), median of 3.
+// Run: npm run bench:scale [N] (default 200: on a 2-core machine shared with others; 1000 holds too, slowly)
+import { spawn, ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Containerd } from '../src/containerd/client';
+import { bridgeRules, removeRules } from '../src/network/bridge';
+import { request } from '../test/helpers/berth';
+import { buildBusyboxImage } from '../test/helpers/busybox-image';
+import { cleanupNamespace } from '../test/helpers/cleanup';
+import { startPrivateContainerd } from '../test/helpers/private-containerd';
+
+const execFileP = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
+const REF_PIDFILE = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const r1 = (x: number) => +x.toFixed(1);
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/** Wall-clock ns, comparable across processes. */
+const SUBSCRIBERS = `
+const http = require('node:http');
+const [socket, n] = process.argv.slice(1);
+const nowNs = () => BigInt(Date.now()) * 1000000n + (process.hrtime.bigint() % 1000000n);
+let open = 0;
+for (let i = 0; i < Number(n); i++) {
+  const req = http.request({ socketPath: socket, path: '/v1.24/events?filters=' + encodeURIComponent(JSON.stringify({ event: { die: true } })), agent: false }, (res) => {
+    let buf = '';
+    res.on('data', (c) => {
+      const at = nowNs();
+      buf += c.toString();
+      let j;
+      while ((j = buf.indexOf('\\n')) >= 0) {
+        const line = buf.slice(0, j);
+        buf = buf.slice(j + 1);
+        if (line) process.stdout.write(JSON.parse(line).id + ' ' + at + '\\n');
+      }
+    });
+    if (++open === Number(n)) process.stdout.write('ready\\n');
+  });
+  req.on('error', () => {});
+  req.end();
+}
+`;
+const nowNs = () => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+
+function ping(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
+    r.on('error', () => resolve(false));
+  });
+}
+
+const rssKB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+function cli(sock: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const c = spawn('docker', args, { env: { ...process.env, DOCKER_HOST: `unix://${sock}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr.on('data', (d: Buffer) => (err += d));
+    c.on('close', (code) => (code === 0 ? resolve(ms(t0)) : reject(new Error(`docker ${args.join(' ')}: ${code} ${err}`))));
+  });
+}
+
+/** `total` calls of `one(i)`, `parallel` at a time. */
+async function pool(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < total) await one(next++);
+  }));
+}
+
+/** 100 /events subscribers in another process; the delays (ms) from `t0` to each receipt of `id`'s die. */
+async function subscribers(sock: string): Promise<{ delays(id: string, t0: bigint, n: number): Promise<number[]>; close(): void }> {
+  const child = spawn(process.execPath, ['-e', SUBSCRIBERS, sock, '100'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const seen = new Map<string, bigint[]>();
+  let buf = '';
+  let ready!: () => void;
+  const isReady = new Promise<void>((r) => (ready = r));
+  child.stdout.on('data', (c: Buffer) => {
+    buf += c.toString();
+    let j;
+    while ((j = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, j);
+      buf = buf.slice(j + 1);
+      if (line === 'ready') ready();
+      else {
+        const [id, at] = line.split(' ');
+        seen.set(id, [...(seen.get(id) ?? []), BigInt(at)]);
+      }
+    }
+  });
+  await isReady;
+  return {
+    delays: async (id, t0, n) => {
+      const deadline = Date.now() + 20_000;
+      while ((seen.get(id)?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      return (seen.get(id) ?? []).map((at) => Number(at - t0) / 1e6);
+    },
+    close: () => child.kill(),
+  };
+}
+
+interface Side {
+  name: string;
+  sock: string;
+  pid: () => number;
+}
+
+async function measure(side: Side, n: number, start: () => Promise<string>, kill: (id: string) => Promise<void>): Promise<Record<string, unknown>> {
+  const idle = rssKB(side.pid());
+  const ids: string[] = [];
+  const t0 = process.hrtime.bigint();
+  await pool(n, 8, async () => {
+    ids.push(await start());
+  });
+  const startAllS = ms(t0) / 1000;
+  await new Promise((r) => setTimeout(r, 3000));
+  const loaded = rssKB(side.pid());
+  const ps: number[] = [];
+  for (let i = 0; i < 10; i++) ps.push(await cli(side.sock, ['ps']));
+  const list: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = process.hrtime.bigint();
+    const l = await request(side.sock, 'GET', '/v1.24/containers/json');
+    if (l.json().length < n) throw new Error(`${side.name}: ${l.json().length} listed`);
+    list.push(ms(t));
+  }
+  const stats: number[] = [];
+  for (let i = 0; i < 3; i++) stats.push(await cli(side.sock, ['stats', '--no-stream']));
+  const subs = await subscribers(side.sock);
+  const dieMedian: number[] = [];
+  const dieMax: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const id = ids.pop()!;
+    const t = nowNs();
+    await kill(id);
+    const d = await subs.delays(id, t, 100);
+    if (d.length < 100) throw new Error(`${side.name}: ${d.length} subscribers saw die`);
+    dieMedian.push(median(d));
+    dieMax.push(Math.max(...d));
+  }
+  subs.close();
+  return {
+    containers: n,
+    idleRssMB: r1(idle / 1024),
+    rssMB: r1(loaded / 1024),
+    kbPerContainer: r1((loaded - idle) / n),
+    startAllS: r1(startAllS),
+    dockerPsMs: r1(median(ps)),
+    listMs: r1(median(list)),
+    dockerStatsNoStreamMs: r1(median(stats)),
+    dieTo100SubscribersMs: { median: r1(median(dieMedian)), max: r1(median(dieMax)) },
+  };
+}
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 200);
+  const ctd = await startPrivateContainerd();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-scale-'));
+  const socket = path.join(dir, 'b.sock');
+  const ns = `berth-bench-scale-${process.pid}`;
+  const bridge = { name: 'bbscale0', subnet: '10.253.243.0/24' };
+  const args = ['--max-semi-space-size=1', path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'];
+  let berthd: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
+  const ctr = new Containerd({ address: ctd.address, namespace: ns });
+  const refIds: string[] = [];
+  const withRef = (await ping(REF_SOCK)) && fs.existsSync(REF_PIDFILE);
+  const up = async () => {
+    while (!(await ping(socket))) {
+      if (berthd.exitCode !== null) throw new Error('berthd exited');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  try {
+    await up();
+    await new Promise((r) => setTimeout(r, 3000));
+    await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
+    const run = (sock: string) => async () => {
+      const c = await request(sock, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['sleep', '3600'], HostConfig: { NetworkMode: 'none' } } });
+      const id = c.json().Id;
+      if (!id) throw new Error(`create: ${c.text}`);
+      const s = await request(sock, 'POST', `/v1.24/containers/${id}/start`);
+      if (s.status !== 204) throw new Error(`start: ${s.text}`);
+      return id;
+    };
+    const kill = (sock: string) => async (id: string) => {
+      await request(sock, 'POST', `/v1.24/containers/${id}/kill`);
+    };
+    const berth = await measure({ name: 'berth', sock: socket, pid: () => berthd.pid! }, n, run(socket), kill(socket));
+    // start-up over them
+    const startup: number[] = [];
+    const listed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      berthd.kill('SIGTERM');
+      await new Promise((r) => berthd.once('exit', r));
+      const t0 = process.hrtime.bigint();
+      berthd = spawn(process.execPath, args, { stdio: 'ignore' });
+      await up();
+      startup.push(ms(t0));
+      for (;;) {
+        const l = (await request(socket, 'GET', '/v1.24/containers/json')).json();
+        if (l.length >= n - 5) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      listed.push(ms(t0));
+    }
+    Object.assign(berth, { startupToPingMs: r1(median(startup)), startupToListMs: r1(median(listed)) });
+    let ref: Record<string, unknown> | string = 'not answering';
+    if (withRef) {
+      const refPid = () => Number(fs.readFileSync(REF_PIDFILE, 'utf8').trim());
+      const runRef = run(REF_SOCK);
+      ref = await measure({ name: 'reference', sock: REF_SOCK, pid: refPid }, n, async () => {
+        const id = await runRef();
+        refIds.push(id);
+        return id;
+      }, kill(REF_SOCK));
+    }
+    console.log(JSON.stringify({ load: os.loadavg().map(r1), berth, reference: ref, goals: { rssMB: '<= 150 at 1000', dockerPsMs: '<= 20', dockerStatsNoStreamMs: '<= 2000', dieMedianMs: '<= 5', startupMs: '<= 3000', idleRssMB: '<= 60' } }, null, 2));
+  } finally {
+    berthd.kill('SIGTERM');
+    await new Promise((r) => (berthd.exitCode !== null ? r(undefined) : berthd.once('exit', r)));
+    await pool(refIds.length, 8, async (i) => {
+      await request(REF_SOCK, 'DELETE', `/v1.24/containers/${refIds[i]}?force=1`).catch(() => undefined);
+    });
+    await cleanupNamespace(ctr);
+    process.kill(ctd.pid, 'SIGTERM');
+    await execFileP('ip', ['link', 'delete', bridge.name]).catch(() => undefined);
+    await removeRules(bridgeRules(bridge.name, bridge.subnet, false));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
