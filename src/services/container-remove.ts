@@ -86,12 +86,17 @@ export class ContainerRemover {
       if (live.teardown) await live.teardownRecorded;
       else await deleteNetns(rec.Id).catch(() => undefined);
       if (!live.noTask) await taskApi.remove(ctr, rec.Id).catch(() => undefined);
-      // The record goes last (a removal cut short is finished by the next one); the rest is independent: the rw
-      // snapshot before its parent, the init layer; the container record (whose snapshots containerd's GC would
-      // collect were the removal cut short between the two).
+      // berth's record goes last (a removal cut short is finished by the next one), containerd's after the rw
+      // snapshot (were that removal to fail, the container would stay whole, dead, for a later remove to retry);
+      // the init layer of a container made before init layers were shared (`<id>-init`, absent otherwise) and the
+      // FIFO folder alongside. An init layer that cannot go now is collected by containerd's GC once it has no child.
       await Promise.all([
-        snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id).then(() => snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`)),
-        containerApi.remove(ctr, rec.Id),
+        snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id).then(() =>
+          Promise.all([
+            containerApi.remove(ctr, rec.Id),
+            snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`).catch((err) => this.d.logger.warn('cannot remove an init layer', { id: rec.Id, err: String(err) })),
+          ]),
+        ),
         fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true }),
       ]);
       await this.d.store.delete(rec);
