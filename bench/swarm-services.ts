@@ -1,10 +1,13 @@
 // Swarm services benchmark (a script, not a test): time from `POST /services/create` with 10 replicas to 10 running
 // tasks on one node, berth against the reference engine (a private dockerd on this host, --bridge=none
 // --iptables=false, the same busybox image loaded into both), and on a 3-node berth swarm the time from a worker's
-// berthd killed until its tasks run on the other nodes. Run: npm run bench:swarm-services (root; containerd, etcd
+// berthd killed until its tasks run on the other nodes, and the routing mesh's throughput (requests per second and
+// MB/s of one large download) through the published port of the node running the task and of another node, against
+// a direct request to the task's container, interleaved. Run: npm run bench:swarm-services (root; containerd, etcd
 // and dockerd installed). Prints JSON.
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { request } from '../test/helpers/berth';
@@ -15,6 +18,8 @@ import { startSwarmNode, swarmIP, SwarmNode } from '../test/helpers/swarm-node';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3);
 const REPLICAS = 10;
+/** BENCH_MESH_ONLY=1: only the routing mesh's figures (the 3-node swarm, no create-to-running or reschedule runs). */
+const MESH_ONLY = !!process.env.BENCH_MESH_ONLY;
 
 interface Api {
   request: (method: string, p: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; json: () => any; text: string }>;
@@ -49,6 +54,85 @@ async function loadImage(e: Api): Promise<void> {
   if (r.status !== 200) throw new Error(`load: ${r.text}`);
 }
 
+/** One GET on a new connection: the body's length. */
+function get(host: string, port: number, p: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host, port, path: p, agent: false }, (res) => {
+      let n = 0;
+      res.on('data', (d: Buffer) => (n += d.length));
+      res.on('end', () => (res.statusCode === 200 ? resolve(n) : reject(new Error(`status ${res.statusCode}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+const MESH_REQUESTS = Number(process.env.BENCH_MESH_REQUESTS ?? 400);
+const MESH_CONCURRENCY = 4;
+const BIG_MB = 64;
+
+/** Requests per second (MESH_REQUESTS small GETs, MESH_CONCURRENCY at a time, a connection each). */
+async function requestRate(host: string, port: number): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: MESH_CONCURRENCY }, async () => {
+      while (next++ < MESH_REQUESTS) await get(host, port, '/');
+    }),
+  );
+  return Math.round(MESH_REQUESTS / (ms(t0) / 1000));
+}
+
+/** MB/s of one BIG_MB download. */
+async function bulk(host: string, port: number): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const n = await get(host, port, '/big');
+  if (n !== BIG_MB << 20) throw new Error(`short body: ${n}`);
+  return Math.round((BIG_MB / (ms(t0) / 1000)) * 10) / 10;
+}
+
+/**
+ * A one-task httpd service on node `owner`, published on 30080: the direct address (its container's bridge IP:80)
+ * against the mesh through the owner's advertise address (local task) and through another node's (remote task:
+ * proxy, the owner's mesh port, the container), SAMPLES rounds interleaved; medians.
+ */
+async function meshThroughput(A: Api, owner: SwarmNode, ownerId: string, other: SwarmNode): Promise<Record<string, unknown>> {
+  const sh = `mkdir -p /www && echo hello > /www/index.html && dd if=/dev/zero of=/www/big bs=1M count=${BIG_MB} 2>/dev/null && exec httpd -f -p 80 -h /www`;
+  const r = await A.request('POST', '/v1.24/services/create', {
+    Name: 'meshweb',
+    TaskTemplate: { ContainerSpec: { Image: 'busybox:latest', Command: ['sh', '-c', sh], StopGracePeriod: 1e9 }, Placement: { Constraints: [`node.id==${ownerId}`] } },
+    Mode: { Replicated: { Replicas: 1 } },
+    EndpointSpec: { Ports: [{ Protocol: 'tcp', TargetPort: 80, PublishedPort: 30080 }] },
+  });
+  if (r.status !== 201) throw new Error(`meshweb: ${r.text}`);
+  await until('meshweb running', async () => (await runningTasks(A, 'meshweb')).length === 1);
+  const [task] = await runningTasks(A, 'meshweb');
+  const ip = (await api(owner.socket).request('GET', `/v1.24/containers/${task.Status.ContainerStatus.ContainerID}/json`)).json().NetworkSettings.IPAddress;
+  const targets: Record<string, [string, number]> = { direct: [ip, 80], meshLocal: [owner.ip, 30080], meshRemote: [other.ip, 30080] };
+  for (const [h, p] of Object.values(targets)) await until(`${h}:${p} answers`, async () => (await get(h, p, '/')) > 0);
+  const rate: Record<string, number[]> = { direct: [], meshLocal: [], meshRemote: [] };
+  const mbs: Record<string, number[]> = { direct: [], meshLocal: [], meshRemote: [] };
+  for (let i = 0; i < SAMPLES; i++) {
+    for (const [k, [h, p]] of Object.entries(targets)) {
+      rate[k].push(await requestRate(h, p));
+      mbs[k].push(await bulk(h, p));
+    }
+  }
+  await A.request('DELETE', '/v1.24/services/meshweb');
+  const med = (o: Record<string, number[]>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
+  const rates = med(rate);
+  const mb = med(mbs);
+  return {
+    requests: MESH_REQUESTS,
+    concurrency: MESH_CONCURRENCY,
+    requestsPerSecond: rates,
+    requestRateVsDirect: { meshLocal: +(rates.meshLocal / rates.direct).toFixed(2), meshRemote: +(rates.meshRemote / rates.direct).toFixed(2) },
+    bulkMBps: mb,
+    bulkVsDirect: { meshLocal: +(mb.meshLocal / mb.direct).toFixed(2), meshRemote: +(mb.meshRemote / mb.direct).toFixed(2) },
+    runs: { requestsPerSecond: rate, bulkMBps: mbs },
+    loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+}
 
 async function main(): Promise<void> {
   const ctd = await startPrivateContainerd();
@@ -63,23 +147,25 @@ async function main(): Promise<void> {
     nodes.push(one);
     const A = api(one.socket);
     await loadImage(A);
-    await A.request('POST', '/v1.24/swarm/init', { ListenAddr: one.addr, AdvertiseAddr: one.ip });
-    const berth: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) berth.push(await createToRunning(A, `b${i}`));
-    out.berthCreateToRunningMs = { median: median(berth), runs: berth };
-    await A.request('POST', '/v1.24/swarm/leave?force=1');
+    if (!MESH_ONLY) {
+      await A.request('POST', '/v1.24/swarm/init', { ListenAddr: one.addr, AdvertiseAddr: one.ip });
+      const berth: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) berth.push(await createToRunning(A, `b${i}`));
+      out.berthCreateToRunningMs = { median: median(berth), runs: berth };
+      await A.request('POST', '/v1.24/swarm/leave?force=1');
 
-    // the reference, one node (a private dockerd)
-    const d = await startDockerd(path.join(scratch, 'd1'), ctd.address);
-    dockerds.push(d.child);
-    const D = api(d.socket);
-    await loadImage(D);
-    const init = await D.request('POST', '/v1.24/swarm/init', { ListenAddr: `${swarmIP(74)}:24897`, AdvertiseAddr: swarmIP(74) });
-    if (init.status !== 200) throw new Error(`reference init: ${init.text}`);
-    const ref: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) ref.push(await createToRunning(D, `r${i}`));
-    out.referenceCreateToRunningMs = { median: median(ref), runs: ref };
-    await D.request('POST', '/v1.24/swarm/leave?force=1');
+      // the reference, one node (a private dockerd)
+      const d = await startDockerd(path.join(scratch, 'd1'), ctd.address);
+      dockerds.push(d.child);
+      const D = api(d.socket);
+      await loadImage(D);
+      const init = await D.request('POST', '/v1.24/swarm/init', { ListenAddr: `${swarmIP(74)}:24897`, AdvertiseAddr: swarmIP(74) });
+      if (init.status !== 200) throw new Error(`reference init: ${init.text}`);
+      const ref: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) ref.push(await createToRunning(D, `r${i}`));
+      out.referenceCreateToRunningMs = { median: median(ref), runs: ref };
+      await D.request('POST', '/v1.24/swarm/leave?force=1');
+    }
 
     // berth, three nodes (A, B managers; C worker; 2 s heartbeat): C's berthd killed → its tasks elsewhere
     const [b, c] = await Promise.all([startSwarmNode(72, 24890), startSwarmNode(73, 24890)]);
@@ -92,7 +178,10 @@ async function main(): Promise<void> {
       if (r.status !== 200) throw new Error(`join: ${r.text}`);
     }
     const idC = (await api(c.socket).request('GET', '/v1.24/info')).json().Swarm.NodeID;
+    const idB = (await api(b.socket).request('GET', '/v1.24/info')).json().Swarm.NodeID;
     await until('3 ready', async () => (await A.request('GET', '/v1.24/nodes')).json().filter((n: any) => n.Status.State === 'ready').length === 3);
+    if (!process.env.BENCH_SKIP_MESH) out.routingMesh = await meshThroughput(A, b, idB, c);
+    if (MESH_ONLY) return;
     await A.request('POST', '/v1.24/services/create', { Name: 'web', TaskTemplate: { ContainerSpec: { Image: 'busybox:latest', Command: ['sleep', '1000'], StopGracePeriod: 1e9 } }, Mode: { Replicated: { Replicas: 6 } } });
     await until('6 running', async () => (await runningTasks(A, 'web')).length === 6);
     const onC = (await runningTasks(A, 'web')).filter((t) => t.NodeID === idC).length;

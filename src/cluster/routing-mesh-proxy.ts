@@ -46,7 +46,7 @@ function splitAddr(addr: string): { host: string; port: number } {
 /** A TCP connection to host:port, settled once connected (or failed, or timed out). */
 function connectTCP(host: string, port: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const s = net.connect({ host, port, allowHalfOpen: true });
+    const s = net.connect({ host, port, allowHalfOpen: true, noDelay: true });
     const timer = setTimeout(() => s.destroy(new Error(`connect ${host}:${port}: timed out`)), CONNECT_TIMEOUT_MS);
     s.once('connect', () => {
       clearTimeout(timer);
@@ -115,7 +115,7 @@ export class MeshProxy {
 
   async openMeshPort(port: number): Promise<void> {
     if (!this.meshTCP) {
-      const server = net.createServer({ allowHalfOpen: true }, (s) => {
+      const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (s) => {
         this.track(s);
         this.acceptPeer(s);
       });
@@ -196,7 +196,7 @@ export class MeshProxy {
   private async open(l: Listener): Promise<void> {
     const { proto, port } = l.entry;
     if (proto === 'tcp') {
-      const server = net.createServer({ allowHalfOpen: true }, (s) => {
+      const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (s) => {
         this.track(s);
         this.forwardTCP(l, s);
       });

@@ -4,6 +4,7 @@
 // routed around at once. And --with-registry-auth: the credentials are kept with the service (never shown) and the
 // workers pull the task's image from a registry that needs them; without them the workers' tasks are rejected.
 import * as http from 'node:http';
+import * as net from 'node:net';
 import { startRegistry, TestRegistry } from '../helpers/registry';
 import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
 import { loadBusybox } from '../helpers/busybox-image';
@@ -15,6 +16,7 @@ const HEARTBEAT_S = 2;
 /** Published ports of this run (apart from other runs' by the pid). */
 const WEB = 24000 + (process.pid % 1000) * 2;
 const WEB2 = WEB + 1;
+const HELD = WEB + 2000;
 let a: SwarmNode;
 let b: SwarmNode;
 let c: SwarmNode;
@@ -129,6 +131,21 @@ test('service rm closes the port on every node', async () => {
   ok(await a.docker(['service', 'rm', 'web']));
   for (const n of [a, b, c]) await until(`${n.ip}:${WEB2} closed`, () => get(n.ip, WEB2), (body) => body === 'error ECONNREFUSED', 10_000);
   await until('no task containers', async () => (await Promise.all([a, b, c].map((n) => n.docker(['ps', '-a', '-q'])))).map((r) => r.stdout.trim()).join(''), (s) => s === '', 30_000);
+});
+
+test('a published port held by another process: accepted as the reference accepts it; the node serves it once freed', async () => {
+  // a plain server on A's address and the port (the 20.10 reference also answers 201 and runs the task)
+  const holder = net.createServer((s) => s.end('holder\n'));
+  await new Promise<void>((r) => holder.listen(HELD, a.ip, r));
+  try {
+    ok(await a.docker(['service', 'create', '--name', 'held', '--replicas', '1', '--stop-grace-period', '1s', '-p', `${HELD}:80`, 'busybox', ...HTTPD]));
+    await until('held running', () => tasksOf(a, 'held'), (t) => running(t).length === 1, 60_000);
+    for (const n of [b, c]) await until(`${n.ip}:${HELD} answers`, () => get(n.ip, HELD), (body) => !/^error|^status/.test(body), 10_000);
+  } finally {
+    await new Promise((r) => holder.close(r));
+  }
+  await until(`${a.ip}:${HELD} served by the mesh`, () => get(a.ip, HELD), (body) => !/^error|^status/.test(body), 10_000);
+  ok(await a.docker(['service', 'rm', 'held']));
 });
 
 describe('--with-registry-auth', () => {
