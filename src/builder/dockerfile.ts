@@ -2,7 +2,6 @@
 // directives, the escape character, line continuations, comments); berth parses each instruction's arguments with
 // the engine's rules (JSON or shell form, key=value pairs, --flags) and expands $VAR, ${VAR}, ${VAR:-x}, ${VAR:+x}
 // with the engine's shell-word rules (quotes removed, escapes kept literal).
-import { DockerfileParser } from 'dockerfile-ast';
 import { invalidParameter } from '../errors';
 
 export interface Instruction {
@@ -80,7 +79,8 @@ function validate(i: Instruction): void {
 }
 
 export function parseDockerfile(text: string): ParsedDockerfile {
-  const doc = DockerfileParser.parse(text);
+  // loaded with the first build (idle memory)
+  const doc = (require('dockerfile-ast') as typeof import('dockerfile-ast')).DockerfileParser.parse(text);
   const escape = doc.getEscapeCharacter();
   const metaArgs: Instruction[] = [];
   const stages: Stage[] = [];

@@ -2,8 +2,7 @@
 // node records, alive keys on heartbeat leases, the leader election, tasks, and etcd's own membership. Versions are
 // etcd mod revisions; conditional writes are transactions comparing them. Errors of an etcd without quorum become
 // the reference's "no leader" answer; nothing here knows HTTP.
-import { Etcd3, Lease, Campaign, IOptions, isRecoverableError } from 'etcd3';
-import { circuitBreaker, ConsecutiveBreaker, handleWhen, retry } from 'cockatiel';
+import type { Etcd3, Lease, Campaign, IOptions } from 'etcd3';
 import { BerthError, conflict, systemError, unavailable } from '../errors';
 import type { ClusterRecord, NodeRecord, PortConfig, ServiceRecord, TaskRecord, Versioned } from '../types/swarm';
 import type { Logger } from '../log';
@@ -59,7 +58,11 @@ export interface EtcdCredentials {
   key: Buffer;
 }
 
-const hostFailure = (err: Error): boolean => isRecoverableError(err) && !/unhealthy cluster|not enough started members/.test(err.message);
+// etcd3 and cockatiel are loaded with the first ClusterState (a node in a swarm): outside one they cost idle memory.
+const etcd3 = (): typeof import('etcd3') => require('etcd3');
+const cockatiel = (): typeof import('cockatiel') => require('cockatiel');
+
+const hostFailure = (err: Error): boolean => etcd3().isRecoverableError(err) && !/unhealthy cluster|not enough started members/.test(err.message);
 
 function fromEtcd(err: unknown): BerthError {
   if (err instanceof BerthError) return err;
@@ -91,6 +94,7 @@ export class ClusterState {
     creds: EtcdCredentials | undefined,
     private readonly logger: Logger,
   ) {
+    const { circuitBreaker, ConsecutiveBreaker, handleWhen, retry } = cockatiel();
     const opts: IOptions = {
       hosts: endpoints,
       // an existing etcd (`--cluster-store`) is reached over plain http
@@ -106,7 +110,7 @@ export class ClusterState {
         global: retry(handleWhen(hostFailure), { maxAttempts: 3 }),
       },
     };
-    this.client = new Etcd3(opts);
+    this.client = new (etcd3().Etcd3)(opts);
   }
 
   private async getJSON<T>(key: string): Promise<Versioned<T> | undefined> {

@@ -1,6 +1,6 @@
 // Container endpoints: create, list, inspect, lifecycle, update, rename, remove, top, resize, attach, logs.
 import type { Response } from 'express';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
 import { hijack, onClientEnd, RAW_STREAM, writeHijackedError } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
@@ -122,7 +122,7 @@ async function attach(req: ApiRequest, res: Response, containers: ContainersBack
   });
 }
 
-const wss = new WebSocketServer({ noServer: true });
+let wss: WebSocketServer | undefined; // made (and ws loaded) with the first attach/ws (idle memory)
 
 /** GET /containers/(id)/attach/ws: the same streams over RFC 6455 (raw bytes, no multiplexing, as the engine). */
 async function attachWs(req: ApiRequest, containers: ContainersBackend): Promise<void> {
@@ -135,6 +135,7 @@ async function attachWs(req: ApiRequest, containers: ContainersBackend): Promise
   const wantErr = queryBool(req, 'stderr');
   const { socket, head } = req.hijackable;
   req.hijacked = true;
+  wss ??= new (require('ws') as typeof import('ws')).WebSocketServer({ noServer: true });
   wss.handleUpgrade(req, socket, head, async (ws) => {
     containers.attached(rec);
     const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {

@@ -1,9 +1,10 @@
 // Request bodies checked the way the engine's JSON decoder checks them: each body is described by its Go type, the
-// description becomes a JSON schema compiled by ajv once (when the route table is built), and the first mismatch is
+// description becomes a JSON schema compiled by ajv once (at the first body of that type), and the first mismatch is
 // answered with encoding/json's message — "json: cannot unmarshal number into Go struct field
 // ExecConfig.Privileged of type bool". null is accepted anywhere (it leaves Go's zero value); unknown fields are
 // ignored, as the engine ignores them — pure.
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { invalidParameter } from '../../errors';
 
 /** A Go type as the engine's struct declares it. */
@@ -94,18 +95,25 @@ function goMessage(top: { struct: string; go?: string; fields: Record<string, Go
   return `json: cannot unmarshal ${kind} into Go struct field ${holder}.${path.join('.')} of type ${goName(t)}`;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+let ajv: Ajv | undefined;
+
+/** ajv is loaded, and a body type's validator compiled, when the first body of that type comes (most types are rarely sent: idle memory and start-up). */
+function compile(schema: object): ValidateFunction {
+  ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: false, strict: false });
+  return ajv.compile(schema);
+}
 
 /**
- * A decoder for one body type, compiled now: `decode(body)` returns the body (undefined or null as given) or throws
+ * A decoder for one body type (compiled at its first body): `decode(body)` returns the body (undefined or null as given) or throws
  * invalidParameter with the engine's message. `typeName` is the Go type as the top-level message names it
  * (`types.ExecConfig`).
  */
 export function bodyDecoder<T>(typeName: string, struct: string, fields: Record<string, GoType>): (body: unknown) => T | undefined {
   const top = { struct, fields };
-  const validate: ValidateFunction = ajv.compile(schemaOf(top));
+  let validate: ValidateFunction | undefined;
   return (body) => {
     if (body === undefined || body === null) return undefined;
+    validate ??= compile(schemaOf(top));
     if (!validate(body)) throw invalidParameter(goMessage(top, typeName, validate.errors![0], body));
     return body as T;
   };
