@@ -29,7 +29,7 @@ import type { ResolvedImage } from '../types/image';
 import type { EventPublisher } from '../types/event';
 import { jsonForm } from '../translate/request/changes';
 import { BuildContext, ContextStore, openTar, removeIgnoredDockerfile, saveTo } from './context';
-import { CopySource, packEntries, planCopy, resolveSources, SourceRoot } from './copy';
+import { CopySource, packEntries, planCopy, resolveSources, SourceRoot, writeEntries } from './copy';
 import { expandWord, expandWords, goDuration, goQuoteList, goQuoteRune, Instruction, parseDockerfile, parseGoDuration, parseInstruction, parseKeyValues, ParsedDockerfile, splitRawWords } from './dockerfile';
 import { fetchRemote } from './remote';
 import { hostFs } from './source-fs';
@@ -182,7 +182,7 @@ export class BuildService {
     for (const [si, stage] of df.stages.entries()) {
       step(stage.from);
       const fromText = expandWord(stage.from.rest.split(/\s+/)[0], (k) => metaArgs.get(k), df.escape);
-      const st = await this.from(ctx, fromText, stage.name || String(si));
+    const st = await this.from(ctx, fromText, stage.name || String(si));
       for (const ins of stage.steps) {
         if (signal.aborted) throw new StepError('the build was cancelled');
         step(ins);
@@ -335,6 +335,7 @@ export class BuildService {
         c.WorkingDir = wd;
         return this.snapshotStep(ctx, st, [...shellOf(c), `#(nop) WORKDIR ${wd}`], async (scope) => {
           mkdirInScope(scope, wd);
+          return 0;
         });
       }
       case 'ARG': {
@@ -574,7 +575,7 @@ export class BuildService {
    * A step that changes the filesystem without running anything (COPY, ADD, WORKDIR): an active snapshot of the
    * current image is mounted, changed by `apply`, diffed and committed.
    */
-  private async snapshotStep(ctx: RunCtx, st: StageState, cmd: string[], apply: (scope: Scope) => Promise<void>, owner?: string): Promise<void> {
+  private async snapshotStep(ctx: RunCtx, st: StageState, cmd: string[], apply: (scope: Scope) => Promise<number | undefined>, owner?: string): Promise<void> {
     void owner;
     const config = ordered({ ...st.config, Image: st.image?.id ?? '' });
     const containerConfig = ordered({ ...config, Cmd: cmd });
@@ -587,12 +588,13 @@ export class BuildService {
         const prep = { mounts: await snapshotApi.prepare(this.d.ctr, SNAPSHOTTER, key, parent, { lease }) };
         try {
           await mountSnapshot(mnt, prep.mounts[0] as never);
+          let filesSize: number | undefined;
           try {
-            await apply({ root: mnt, mounts: [], probe: hostProbe });
+            filesSize = await apply({ root: mnt, mounts: [], probe: hostProbe });
           } finally {
             await unmount(mnt);
           }
-          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent, adopt: true }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
+          return await this.d.commits.commitBuildStep({ base: st.image, changes: { key, parent, adopt: true, filesSize }, container: '', config, containerConfig, createdBy: cmd.join(' '), author: st.author });
         } finally {
           await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
         }
@@ -667,10 +669,17 @@ export class BuildService {
         if (prefixIsDir) mkdirInScope(scope, destClean, owner);
         else mkdirInScope(scope, target);
         const named = nonArchive.map((e) => ({ ...e, name: prefixIsDir ? (sources.length === 1 && !sources[0].isDir && !dest.endsWith('/') ? sources[0].base : e.name) : path.basename(destClean) }));
-        await extractTar(scope, target, packEntries(named, '', owner), { noOverwriteDirNonDir: false, readonlyRootfs: false });
+        // The bytes written, when only the planned entries were (the layer's size without counting its files).
+        let filesSize: number | undefined = named.reduce((n, e) => n + (e.st.isFile() || e.st.isSymbolicLink() ? e.st.size : 0), 0);
+        if (!(await writeEntries(scope, target, named, owner))) {
+          filesSize = undefined;
+          await extractTar(scope, target, packEntries(named, '', owner), { noOverwriteDirNonDir: false, readonlyRootfs: false });
+        }
         for (const a of archives) {
+          filesSize = undefined;
           await extractTar(scope, destClean, await openTar(a.fs.open(a.hostPath, a.fs.lstat(a.hostPath)!)), { noOverwriteDirNonDir: false, readonlyRootfs: false });
         }
+        return filesSize;
       });
     } finally {
       await release();

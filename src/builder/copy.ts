@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { BerthError, invalidParameter } from '../errors';
-import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
+import * as fs from 'node:fs';
+import { cleanPath, hostPathOf, resolveInScope, Scope } from '../fs/resolve';
 import type { SourceFs, SourceStat } from './source-fs';
 
 export interface SourceRoot {
@@ -194,3 +195,112 @@ export function packEntries(entries: Entry[], prefix: string, owner: { uid: numb
 }
 
 export { BerthError };
+
+const UMASK = process.umask();
+/** Files written at once (the file creations are what a COPY costs; the disk takes them in parallel). */
+const WRITERS = 8;
+const SMALL = 1 << 20;
+
+/**
+ * Writes the planned entries under the container directory `target` of `scope` (a step's mounted snapshot) with
+ * the same outcome as fs/extract unpacking packEntries' tar there: each entry's parent resolved in the scope
+ * (created 0755 root where missing), an existing entry replaced unless both are directories, owner, mode and
+ * mtime set, directories' mtimes last. Directories and links are made first, in order, then the files several at
+ * a time. Returns false (nothing written) when two entries share a name, where only the tar's order decides.
+ */
+export async function writeEntries(scope: Scope, target: string, entries: Entry[], owner: { uid: number; gid: number }): Promise<boolean> {
+  const named = entries.map((e) => ({ e, path: cleanPath(`${target}/${e.name}`) })).filter((x) => x.path !== cleanPath(target));
+  if (new Set(named.map((x) => x.path)).size !== named.length) return false;
+  const parents = new Map<string, string>();
+  const hostOf = (p: string): string => {
+    const slash = p.lastIndexOf('/');
+    const dir = p.slice(0, slash) || '/';
+    let parent = parents.get(dir);
+    if (parent === undefined) {
+      parent = resolveInScope(scope, dir).containerPath;
+      ensureDirIn(scope, parent);
+      parents.set(dir, parent);
+    }
+    return hostPathOf(scope, `${parent === '/' ? '' : parent}/${p.slice(slash + 1)}`).hostPath;
+  };
+  const clear = (host: string, isDir: boolean) => {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(host);
+    } catch {
+      return false;
+    }
+    if (st.isDirectory() && isDir) return true;
+    fs.rmSync(host, { recursive: true, force: true });
+    return false;
+  };
+  const mtimeOf = (e: Entry) => new Date(Math.floor(e.st.mtimeMs / 1000) * 1000);
+  const dirs: { host: string; mtime: Date }[] = [];
+  const files: { host: string; e: Entry }[] = [];
+  for (const { e, path: p } of named) {
+    if (e.st.isFile()) {
+      files.push({ host: hostOf(p), e });
+      continue;
+    }
+    const host = hostOf(p);
+    const mode = e.st.mode & 0o7777;
+    if (e.st.isDirectory()) {
+      if (!clear(host, true)) fs.mkdirSync(host, { mode: mode & 0o777 });
+      fs.lchownSync(host, owner.uid, owner.gid);
+      fs.chmodSync(host, mode);
+      dirs.push({ host, mtime: mtimeOf(e) });
+      // Its children's parent is this directory (no symlink to resolve).
+      parents.set(p, resolveInScope(scope, p).containerPath);
+    } else if (e.st.isSymbolicLink()) {
+      clear(host, false);
+      fs.symlinkSync(e.fs.readlink(e.hostPath), host);
+      fs.lchownSync(host, owner.uid, owner.gid);
+      fs.lutimesSync(host, mtimeOf(e), mtimeOf(e));
+    }
+  }
+  let next = 0;
+  const writer = async () => {
+    while (next < files.length) {
+      const { host, e } = files[next++];
+      clear(host, false);
+      const mode = e.st.mode & 0o7777;
+      const fh = await fs.promises.open(host, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+      try {
+        if (e.st.size <= SMALL) {
+          const buf = await e.fs.readAll(e.hostPath, e.st);
+          if (buf.length) await fh.write(buf);
+        } else {
+          for await (const chunk of e.fs.open(e.hostPath, e.st) as AsyncIterable<Buffer>) await fh.write(chunk);
+        }
+        await fh.chown(owner.uid, owner.gid);
+        // open's mode lost what the umask takes; chown clears set-id bits.
+        if (mode & (UMASK | 0o7000)) await fh.chmod(mode);
+        await fh.utimes(mtimeOf(e), mtimeOf(e));
+      } finally {
+        await fh.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITERS, files.length) }, writer));
+  for (const d of dirs.reverse()) fs.utimesSync(d.host, d.mtime, d.mtime);
+  return true;
+}
+
+/** Makes a resolved container directory exist (missing components 0755 root:root), as fs/extract's unpack does. */
+function ensureDirIn(scope: Scope, containerPath: string): void {
+  let cur = '';
+  for (const part of containerPath.split('/').filter(Boolean)) {
+    cur += `/${part}`;
+    const { hostPath } = hostPathOf(scope, cur);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(hostPath);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) continue;
+    if (st) throw invalidParameter(`mkdir ${cur}: not a directory`);
+    fs.mkdirSync(hostPath, { mode: 0o755 });
+    fs.lchownSync(hostPath, 0, 0);
+  }
+}

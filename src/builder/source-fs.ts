@@ -28,6 +28,8 @@ export interface SourceFs {
   readlink(p: string): string;
   /** A regular file's content. */
   open(p: string, st: SourceStat): Readable;
+  /** A regular file's content in one buffer (files up to a few MB). */
+  readAll(p: string, st: SourceStat): Promise<Buffer>;
   /** sha256 of a regular file's content. */
   hash(p: string, st: SourceStat): Buffer;
   /** The first bytes of a regular file. */
@@ -47,6 +49,7 @@ export const hostFs: SourceFs = {
   readdir: (p) => fs.readdirSync(p),
   readlink: (p) => fs.readlinkSync(p),
   open: (p) => fs.createReadStream(p),
+  readAll: (p) => fs.promises.readFile(p),
   hash(p) {
     const h = crypto.createHash('sha256');
     const fd = fs.openSync(p, 'r');
@@ -234,6 +237,13 @@ export class TarContextFs implements SourceFs {
     const n = st as Node;
     if (!n.size) return Readable.from([]);
     return fs.createReadStream(this.file, { start: n.offset, end: n.offset + n.size - 1, highWaterMark: 1 << 20 });
+  }
+
+  async readAll(_p: string, st: SourceStat): Promise<Buffer> {
+    const b = Buffer.allocUnsafe(st.size);
+    const got = this.read(st, b, 0, st.size);
+    if (got !== st.size) throw new Error(`context.tar: short read`);
+    return b;
   }
 
   /** Reads a regular file's bytes [from, from+len) into buf; the count read. */

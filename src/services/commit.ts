@@ -30,9 +30,10 @@ export interface BuildStepCommit {
   /**
    * The active snapshot holding the step's changes and the snapshot it is diffed against ('' for none). `adopt`:
    * the snapshot was prepared on the base image's chain and is not needed after the step, so it becomes the new
-   * layer's snapshot (committed) instead of the layer being unpacked again.
+   * layer's snapshot (committed) instead of the layer being unpacked again; `filesSize`, the bytes of the files
+   * written, when the step knows them.
    */
-  changes?: { key: string; parent: string; adopt?: boolean };
+  changes?: { key: string; parent: string; adopt?: boolean; filesSize?: number };
   /** The step's container id (recorded as `container`), '' when it had none. */
   container: string;
   config: ImageRunConfig;
@@ -113,7 +114,7 @@ export class CommitService {
         layers: [...baseLayers, ...(layer ? [layer.layer] : [])],
         names: [],
         parent: o.base?.id,
-        activeTop: layer && o.changes?.adopt ? o.changes.key : undefined,
+        activeTop: layer && o.changes?.adopt ? { key: o.changes.key, filesSize: o.changes.filesSize } : undefined,
       });
       return stored.id;
     });

@@ -214,9 +214,10 @@ export class ImageService {
       ready?: (i: number) => Promise<void>;
       /**
        * An active snapshot (on the chain below the top layer) that already holds the top layer's files (a build
-       * step's): committed as the top chain instead of unpacking the layer's blob again.
+       * step's): committed as the top chain instead of unpacking the layer's blob again. `filesSize`: the bytes
+       * of the files it holds when the caller knows them (else counted).
        */
-      activeTop?: string;
+      activeTop?: { key: string; filesSize?: number };
     },
   ): Promise<{ id: string; size: number; manifestDigest: string; manifestSize: number }> {
     const configDigest = sha256Digest(o.configBytes);
@@ -321,9 +322,13 @@ export class ImageService {
    * A layer whose files are already in the active snapshot `key` (prepared on the chain below): the snapshot is
    * committed as chain `chainId` (or dropped when that chain exists), and the blob gets the labels an unpack gives.
    */
-  private async adoptLayer(desc: LayerDesc, diffId: string, chainId: string, key: string, lease: string): Promise<number> {
-    const upper = layerDirs((await snapshotApi.mounts(this.ctr, SNAPSHOTTER, key)) as MountLike[]).upper;
-    const filesSize = upper ? await contentSize(upper) : desc.size;
+  private async adoptLayer(desc: LayerDesc, diffId: string, chainId: string, active: { key: string; filesSize?: number }, lease: string): Promise<number> {
+    const { key } = active;
+    let filesSize = active.filesSize;
+    if (filesSize === undefined) {
+      const upper = layerDirs((await snapshotApi.mounts(this.ctr, SNAPSHOTTER, key)) as MountLike[]).upper;
+      filesSize = upper ? await contentSize(upper) : desc.size;
+    }
     try {
       await snapshotApi.commit(this.ctr, SNAPSHOTTER, chainId, key, { labels: { 'containerd.io/snapshot.ref': chainId }, lease });
     } catch (err) {
