@@ -57,12 +57,21 @@ export class FifoPool {
   }
 }
 
+/** A FIFO's read side, opened O_RDONLY|O_NONBLOCK (a reader on another thread wraps the fd). */
+export function openReadFd(path: string): number {
+  return fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+}
+
 /**
  * A readable socket over a FIFO's read side; never blocks a thread while no writer is there. With `onread`, each
  * read goes into `buffer` and is handed to `onread` (no 'data' events; the bytes are valid during the call only).
  */
 export function openReader(path: string, onread?: (n: number) => void, buffer?: Buffer): net.Socket {
-  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  return readerOnFd(openReadFd(path), onread, buffer);
+}
+
+/** openReader over a read side already open as `fd` (the socket owns it from now on). */
+export function readerOnFd(fd: number, onread?: (n: number) => void, buffer?: Buffer): net.Socket {
   if (onread && buffer) return new net.Socket({ fd, readable: true, writable: false, onread: { buffer, callback: (n: number) => (onread(n), true) } } as net.SocketConstructorOpts);
   return new net.Socket({ fd, readable: true, writable: false });
 }

@@ -76,7 +76,10 @@ export class JsonFileLog {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
     this.size = fs.fstatSync(this.fd).size;
-    for (let i = 1; i <= this.readable; i++) this.rotated.push({ base: undefined, gz: !fs.existsSync(rotatedName(file, i, false)) });
+    for (let i = 1; i <= this.readable; i++) {
+      const plain = fs.existsSync(rotatedName(file, i, false));
+      this.rotated.push({ base: undefined, gz: !plain, there: plain || fs.existsSync(rotatedName(file, i, true)) });
+    }
     if (this.opts.compress) {
       // A berth stopped while it compressed left temporary files and plain rotated files: start again.
       const dir = path.dirname(file);
@@ -148,6 +151,7 @@ export class JsonFileLog {
         for (const gz of [false, true]) fs.rmSync(rotatedName(this.file, n, gz), { force: true });
         for (let i = n; i > 1; i--) {
           const r = this.rotated[i - 2];
+          if (r && !r.there) continue; // a file that is not there (max-file 200: most of them, early on)
           for (const gz of r ? [r.gz] : [false, true]) renameIfThere(rotatedName(this.file, i - 1, gz), rotatedName(this.file, i, gz));
         }
       }
@@ -156,7 +160,7 @@ export class JsonFileLog {
       // Like the engine, the new file is opened truncated even if a rename failed.
       this.fd = fs.openSync(this.file, 'w', 0o640);
     }
-    const r: RotatedFile = { base: this.base, gz: false };
+    const r: RotatedFile = { base: this.base, gz: false, there: true };
     this.rotated.unshift(r);
     this.rotated.length = this.readable;
     this.base += this.size;
@@ -194,6 +198,11 @@ export class JsonFileLog {
   open(): LogSource {
     return openLogFiles(this.file, this.readable, { rotatedBase: (i) => this.rotated[i - 1]?.base, base: this.base, size: this.size });
   }
+  /** Where each file starts (logical offsets), for opening the files of a closed log on another thread
+   *  (openClosedLog): once closed, nothing rotates them. */
+  get layout(): LogLayout {
+    return { file: this.file, readable: this.readable, rotatedBases: this.rotated.map((r) => r.base), base: this.base, size: this.size };
+  }
   get isOpen(): boolean {
     return this.fd >= 0;
   }
@@ -215,9 +224,25 @@ export class JsonFileLog {
   }
 }
 
+export interface LogLayout {
+  file: string;
+  readable: number;
+  rotatedBases: (number | undefined)[];
+  base: number;
+  size: number;
+}
+
+/** The files of a closed log whose layout its writer gave (compression may still rename `.N` to `.N.gz`: openRotated
+ *  finds one or the other). */
+export function openClosedLog(l: LogLayout): LogSource {
+  return openLogFiles(l.file, l.readable, { rotatedBase: (i) => l.rotatedBases[i - 1], base: l.base, size: l.size });
+}
+
 interface RotatedFile {
   base: number | undefined;
   gz: boolean;
+  /** The file exists (rotated files not there are not renamed). */
+  there: boolean;
 }
 
 let compressions = 0;

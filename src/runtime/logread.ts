@@ -129,7 +129,9 @@ export async function readLines(source: LogSource | string, o: LogReadOptions, v
       if (follow?.signal.aborted) return;
       const offset = i === first ? startAt : 0;
       const following = follow && segs[i] === current && lastEnd === undefined;
-      await readSegment(segs[i], offset, i === last && lastEnd !== undefined ? lastEnd : segs[i].ref.current ? undefined : await segs[i].size(), visitChunk, following ? follow : undefined);
+      // Without follow, the current file as it was when opened (the capture, on its own thread, goes on appending).
+      const end = i === last && lastEnd !== undefined ? lastEnd : following ? undefined : await endOf(i);
+      await readSegment(segs[i], offset, end, visitChunk, following ? follow : undefined);
     }
     if (follow && !current) await Promise.race([follow.stopped, new Promise((r) => follow.signal.addEventListener('abort', r))]);
   } finally {

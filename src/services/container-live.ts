@@ -3,7 +3,8 @@
 // a start after the previous run's cleanup. Shared by the container service and its exit monitor.
 import * as os from 'node:os';
 import { LogReaderThread, streamLogs } from './logs';
-import { followLogs } from './logs-follow';
+import { followLogs, LiveBatch } from './logs-follow';
+import { LogCaptureThread } from './log-capture';
 import { ContainerIO, OutputListener } from '../runtime/io';
 import { LogSource, openLogFiles, readableRotated, sourceSize } from '../runtime/logfiles';
 import { readLogs } from '../runtime/logread';
@@ -12,8 +13,8 @@ import type { SnapshotMount } from '../containerd/snapshots';
 import type { ContainerStore } from '../store/containers';
 import type { ContainerRecord } from '../types/container';
 import type { StdinFeed } from '../types/io';
-import type { LogEntry, LogQuery, LogSink } from '../types/logs';
-import type { JsonFileLogOptions, LogAppendListener } from '../runtime/jsonfile';
+import type { LogEntry, LogQuery, LogReadOptions, LogSink, LogStreamFormat } from '../types/logs';
+import type { JsonFileLogOptions } from '../runtime/jsonfile';
 
 /** Per-container live plumbing: output listeners that outlive one task, the current IO, exit waiters. */
 export interface Live {
@@ -22,6 +23,8 @@ export interface Live {
   io?: ContainerIO;
   /** The last run's (closed) output: its log's rotation state, for reads by logical offset after the run ended. */
   lastIO?: ContainerIO;
+  /** The current IO's forwarding of raw output to `listeners` (only while someone listens). */
+  unwire?: () => void;
   exited?: Promise<number>;
   exitResolve?: (code: number) => void;
   /** Restart-policy timer and its current delay. */
@@ -72,10 +75,20 @@ export class ContainerLive {
     return l;
   }
 
+  /** Captures logged containers' output on a thread of its own (see docs/logging.md). */
+  readonly capture = new LogCaptureThread();
+
   wireIO(id: string, io: ContainerIO): void {
     const live = this.liveOf(id);
     live.io = io;
-    io.subscribe((stream, chunk) => {
+    live.unwire = undefined;
+    this.forward(live);
+  }
+
+  /** The raw output goes to the listeners while there are any (the capture thread sends it only then). */
+  private forward(live: Live): void {
+    if (!live.io || live.unwire || !live.listeners.size) return;
+    live.unwire = live.io.subscribe((stream, chunk) => {
       for (const l of live.listeners) l(stream, chunk);
     });
   }
@@ -85,10 +98,22 @@ export class ContainerLive {
     const live = this.liveOf(id);
     live.listeners.add(fn);
     live.endListeners.add(onEnd);
+    this.forward(live);
     return () => {
       live.listeners.delete(fn);
       live.endListeners.delete(onEnd);
+      if (!live.listeners.size) {
+        live.unwire?.();
+        live.unwire = undefined;
+      }
     };
+  }
+
+  /** `fn` when the current run's output is complete, until unsubscribed. */
+  onRunEnd(id: string, fn: () => void): () => void {
+    const live = this.liveOf(id);
+    live.endListeners.add(fn);
+    return () => live.endListeners.delete(fn);
   }
 
   /** The json-file options of a container's log (rotation, the entries' attributes); throws the engine's message. */
@@ -124,9 +149,9 @@ export class ContainerLive {
    * The container's json-file log as of now: its files opened (the reader closes them, see LogSource), through
    * the capture when berth has one for it (it knows where each file starts), else as found on disk.
    */
-  openLog(id: string): LogSource {
+  async openLog(id: string): Promise<LogSource> {
     const live = this.live.get(id);
-    const src = (live?.io ?? live?.lastIO)?.openLog();
+    const src = await (live?.io ?? live?.lastIO)?.openLog();
     if (src) return src;
     const rec = this.store.get(id);
     if (!rec?.LogPath) return { files: [] };
@@ -149,14 +174,13 @@ export class ContainerLive {
    * logical size it starts at; `onEnd` when the run's output is complete. Undefined when the container has no live
    * log.
    */
-  subscribeLog(id: string, fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined {
+  async subscribeLog(id: string, o: LogReadOptions, fmt: LogStreamFormat, onBatch: LiveBatch, onEnd: () => void): Promise<{ offset: number; unsubscribe: () => void } | undefined> {
     const live = this.live.get(id);
-    const sub = live?.io?.subscribeLog(fn);
+    const sub = await live?.io?.subscribeLog(o, fmt, onBatch);
     if (!live || !sub) return undefined;
     live.endListeners.add(onEnd);
     return {
       offset: sub.offset,
-      attrs: sub.attrs,
       unsubscribe: () => {
         sub.unsubscribe();
         live.endListeners.delete(onEnd);
@@ -172,8 +196,8 @@ export class ContainerLive {
   readonly logReader = new LogReaderThread();
 
   /** The log's entries so far, decoded (attach's `logs`). */
-  logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> {
-    return readLogs(this.openLog(id), streams, emit);
+  async logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> {
+    return readLogs(await this.openLog(id), streams, emit);
   }
 
   /**
@@ -186,15 +210,15 @@ export class ContainerLive {
     const threaded = this.logReader.stream.bind(this.logReader);
     const live =
       follow && rec.State.Running
-        ? followLogs(o, fmt, { size: () => this.logSizeOf(rec.Id), subscribe: (fn, onEnd) => this.subscribeLog(rec.Id, fn, onEnd), open: () => this.openLog(rec.Id) }, threaded, sink)
+        ? followLogs(o, fmt, { size: () => this.logSizeOf(rec.Id), subscribe: (so, sfmt, onBatch, onEnd) => this.subscribeLog(rec.Id, so, sfmt, onBatch, onEnd), open: () => this.openLog(rec.Id) }, threaded, sink)
         : undefined;
     if (live) return live;
     let stopResolve!: () => void;
     const stopped = new Promise<void>((r) => (stopResolve = r));
     let unsub: (() => void) | undefined;
-    if (follow && rec.State.Running) unsub = this.subscribeOutput(rec.Id, () => undefined, () => stopResolve());
+    if (follow && rec.State.Running) unsub = this.onRunEnd(rec.Id, () => stopResolve());
     else stopResolve();
-    const src = this.openLog(rec.Id);
+    const src = await this.openLog(rec.Id);
     const big = follow || sourceSize(src) > 4 << 20;
     await (big ? threaded : streamLogs)(
       src,

@@ -94,7 +94,7 @@ export class ContainerMonitor {
     if (pid && live.recordedPid === pid) return;
     if (pid) live.recordedPid = pid;
     // Output first: the FIFOs reach EOF once the shim copied everything.
-    if (live.io) await Promise.race([live.io.done, new Promise((r) => setTimeout(r, 2000))]);
+    if (live.io) await live.io.outputDone(2000);
     live.io?.close();
     live.io?.removeFifos();
     if (live.io) live.lastIO = live.io; // where the run's log files start (logical offsets), for reads after it
@@ -214,7 +214,7 @@ export class ContainerMonitor {
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
         if (rec.IO) {
-          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec));
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec), this.d.live.capture);
           try {
             await io.openOutputs();
             io.stdinReady = true;
@@ -230,7 +230,7 @@ export class ContainerMonitor {
         const code = t ? t.exit_status : 255;
         const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());
         if (rec.IO && t) {
-          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec));
+          const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec), this.d.live.capture);
           await io.openOutputs().then(() => this.d.live.wireIO(rec.Id, io)).catch(() => undefined);
         }
         await this.recordExit(rec.Id, code, at);

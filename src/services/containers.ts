@@ -172,7 +172,7 @@ export class ContainerService {
     const fifoDir = path.join(this.d.execRoot, 'fifo', rec.Id);
     await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
     const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
-    const io = new ContainerIO(paths, rec.LogPath || null, logOptions);
+    const io = new ContainerIO(paths, rec.LogPath || null, logOptions, this.live.capture);
     await io.openOutputs(this.d.fifos);
     this.live.wireIO(rec.Id, io);
     if (live.teardown) await live.teardown;
@@ -402,5 +402,6 @@ export class ContainerService {
       l.io?.close();
       if (l.restartTimer) clearTimeout(l.restartTimer);
     }
+    this.live.capture.close();
   }
 }

@@ -5,7 +5,7 @@
 // rotations of the files underneath are no concern here.
 import { frameLines, framedLinesLength, streamType, writeFramedLines } from '../translate/stream';
 import { asLogged } from '../runtime/jsonlog';
-import { detailsPrefix, fixedNano } from './logs';
+import { fixedNano } from './logs';
 import { LogFollow, timeNs } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
 import type { LogSink, LogReadOptions, LogStreamFormat } from '../types/logs';
@@ -40,27 +40,88 @@ export function formatAppended(stream: StreamName, content: Buffer, time: string
   return fmt.framed ? frameLines(streamType(stream), body) : body;
 }
 
-/** Live appends are handed on in batches of up to this many bytes (a socket write and a client read each) ... */
-const BATCH = 1 << 20;
-/** Batch buffers the destination is done with, for the next batches of any follower (a follower printing at full
- *  speed would otherwise allocate its whole output anew, and collecting that garbage cost more than the rest). */
-const spareBatches: Buffer[] = [];
-const SPARE_MAX = 4;
-let dropSpares: NodeJS.Timeout | undefined;
-const newBatch = (need: number): Buffer => (need <= BATCH && spareBatches.pop()) || Buffer.allocUnsafe(Math.max(need, BATCH));
-const recycle = (b: Buffer) => () => {
-  if (b.length !== BATCH || spareBatches.length >= SPARE_MAX) return;
-  spareBatches.push(b);
-  // Given back to the allocator once no follower has needed them for a while (an idle berth keeps none).
-  dropSpares?.refresh();
-  dropSpares ??= setTimeout(() => {
-    spareBatches.length = 0;
-    dropSpares = undefined;
-  }, 10_000).unref();
-};
+/** Live appends are handed on in batches of up to this many bytes (a message, a socket write and a client read
+ *  each) ... */
+export const BATCH = 1 << 20;
 /** ... or this long after the first of them: a follower sees a line within a few milliseconds, and a container
- *  printing short lines quickly costs one write per batch instead of one per read of its output. */
+ *  printing short lines quickly costs one batch per megabyte instead of one per read of its output. */
 const BATCH_DELAY_MS = 2;
+
+/**
+ * One follower's side on the capture thread: what the log receives, formatted (a frame per entry, prefixes) into
+ * batches of up to BATCH bytes, each handed to `emit` with the logical offset after the entries in it. A batch
+ * holds whole appends only, so that offset is exact (a follower that falls behind resumes from the files there).
+ * Batch buffers come from `alloc` and go back to it once the destination is done with them (see LogCaptureThread).
+ */
+export class FollowBatcher {
+  private b?: Buffer;
+  private used = 0;
+  private end = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly o: LogReadOptions,
+    private readonly fmt: LogStreamFormat,
+    private readonly details: string,
+    private readonly alloc: (need: number) => Buffer,
+    private readonly emit: (b: Buffer, used: number, end: number) => void,
+  ) {}
+
+  readonly append: LogAppendListener = (stream, content, time, end, valid) => {
+    const o = this.o;
+    if ((stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs)) {
+      const payload = appendedPayload(content, time, this.fmt, !!valid, this.details);
+      if (!this.put(stream, payload)) {
+        // It does not fit in what is left of the batch: the batch goes as it is, the append into a new one.
+        this.flush();
+        const need = this.fmt.framed ? framedLinesLength(payload) : payload.length;
+        this.b = this.alloc(need);
+        this.put(stream, payload);
+      }
+    }
+    this.end = end;
+    if (this.used >= BATCH) this.flush();
+    else if (this.used) this.timer ??= setTimeout(() => this.flush(), BATCH_DELAY_MS);
+  };
+
+  /** Writes the payload after what the batch holds; false (nothing written) when it does not fit. */
+  private put(stream: StreamName, payload: Buffer): boolean {
+    if (!payload.length) return true;
+    this.b ??= this.alloc(payload.length);
+    if (this.fmt.framed) {
+      const at = writeFramedLines(this.b, this.used, streamType(stream), payload);
+      if (at < 0) return false;
+      this.used = at;
+      return true;
+    }
+    if (this.used + payload.length > this.b.length) return false;
+    this.used += payload.copy(this.b, this.used);
+    return true;
+  }
+
+  /** Hands on the batch being filled, if any. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.b || !this.used) return;
+    const b = this.b;
+    const used = this.used;
+    this.b = undefined;
+    this.used = 0;
+    this.emit(b, used, this.end);
+  }
+
+  /** Stops: what is not handed on is dropped. */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.b = undefined;
+  }
+}
+
+/** A batch of formatted entries handed on by a follower's capture-thread side, with the logical offset after them;
+ *  `release` when the destination is done with `b`. */
+export type LiveBatch = (b: Buffer, end: number, release?: () => void) => void;
 
 /**
  * Follows the log of a running container whose appends `live.subscribe` delivers. Returns undefined, having done
@@ -76,9 +137,11 @@ export function followLogs(
   live: {
     /** The log's logical size now (always at an entry boundary); undefined once the run's output is complete. */
     size(): number | undefined;
-    subscribe(fn: LogAppendListener, onEnd: () => void): { offset: number; attrs?: string; unsubscribe: () => void } | undefined;
+    /** Starts the follower's capture-thread side (formatting as `o` and `fmt` say): resolves with the logical offset
+     *  its batches start at, or undefined when the log is closed. */
+    subscribe(o: LogReadOptions, fmt: LogStreamFormat, onBatch: LiveBatch, onEnd: () => void): Promise<{ offset: number; unsubscribe: () => void } | undefined>;
     /** The log's files as of now (read, then closed, by `read`). */
-    open(): LogSource;
+    open(): LogSource | Promise<LogSource>;
   },
   read: LogReader,
   to: LogSink,
@@ -88,30 +151,23 @@ export function followLogs(
   const ended = new Promise<void>((r) => (endResolve = r));
   let overflowResolve!: () => void;
   let overflowed!: Promise<void>;
-  // Batches of appended entries not handed on yet, framed, copied in as they come (the capture's read buffer is
-  // reused at once), with the logical offset after them.
-  const queue: { b: Buffer; used: number; end: number }[] = [];
+  // Batches of appended entries not handed on yet (formatted on the capture thread), with the logical offset after
+  // each.
+  const queue: { b: Buffer; end: number; release?: () => void }[] = [];
   let queued = 0; // their bytes
   let catchingUp = true;
   let pumping: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let resumeAt: number | undefined; // set on overflow: the logical offset after the last bytes handed on
   let handedEnd = 0;
-  const NONE = Buffer.alloc(0);
-  let prefix = ''; // the details prefix: the entries' attributes
 
   // Hands queued entries on in order, waiting for the destination to drain; one pump at a time.
   const pump = (): Promise<void> => {
     if (pumping) return pumping;
-    if (timer) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
     const p: Promise<void> = (async () => {
       while (queue.length && resumeAt === undefined && !to.signal.aborted) {
         const item = queue.shift()!;
-        queued -= item.used;
-        const ok = !item.used || to.write(item.b.subarray(0, item.used), recycle(item.b));
+        queued -= item.b.length;
+        const ok = to.write(item.b, item.release);
         handedEnd = item.end;
         if (!ok) await to.drained();
       }
@@ -122,42 +178,25 @@ export function followLogs(
     return p;
   };
 
-  const onAppend: LogAppendListener = (stream, content, time, end, valid) => {
-    if (resumeAt !== undefined) return;
-    const wanted = (stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs);
-    let last = queue[queue.length - 1];
-    if (wanted) {
-      const payload = appendedPayload(content, time, fmt, !!valid, prefix);
-      // a frame per entry (line), as the engine frames a log's entries
-      const need = fmt.framed ? framedLinesLength(payload) : payload.length;
-      if (!last || last.used + need > last.b.length) queue.push((last = { b: newBatch(need), used: 0, end }));
-      if (fmt.framed) writeFramedLines(last.b, last.used, streamType(stream), payload);
-      else payload.copy(last.b, last.used);
-      last.used += need;
-      queued += need;
-    } else if (!last) queue.push((last = { b: NONE, used: 0, end }));
-    last.end = end;
+  const onBatch: LiveBatch = (b, end, release) => {
+    if (resumeAt !== undefined) return release?.();
+    queue.push({ b, end, release });
+    queued += b.length;
     if (queued > QUEUE_LIMIT) {
       // Too far behind: drop what waits and read it from the files instead.
       resumeAt = handedEnd;
-      queue.length = 0;
+      for (const q of queue.splice(0)) q.release?.();
       queued = 0;
       overflowResolve();
       return;
     }
-    if (catchingUp || pumping) return; // handed on when the catch-up ends, or by the running pump
-    if (queued >= BATCH) void pump();
-    else
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        void pump();
-      }, BATCH_DELAY_MS);
+    if (!catchingUp) void pump(); // else handed on when the catch-up ends
   };
   const writeAwait = async (b: Buffer) => {
     if (!to.write(b)) await to.drained();
   };
   const aborted = new Promise<void>((r) => (to.signal.aborted ? r() : to.signal.addEventListener('abort', () => r(), { once: true })));
-  let sub: { offset: number; attrs?: string; unsubscribe: () => void } | undefined;
+  let sub: { offset: number; unsubscribe: () => void } | undefined;
   return (async () => {
     try {
       // The logical offset the files are read from (undefined: the start, or the tail).
@@ -170,23 +209,22 @@ export function followLogs(
           const size = live.size();
           const range = { ...o, from: pos, tail: pos === undefined ? o.tail : undefined };
           if (size === undefined) {
-            await read(live.open(), { ...range, until: undefined }, fmt, writeAwait); // the run is over: the log is whole
+            await read(await live.open(), { ...range, until: undefined }, fmt, writeAwait); // the run is over: the log is whole
             return;
           }
           if (size - (pos ?? 0) <= NEAR) {
-            // 2. Close enough: subscribe (no await since the size was read), read the rest up to the offset the
-            // subscription starts at, and meanwhile queue what is appended.
-            sub = live.subscribe(onAppend, () => endResolve());
+            // 2. Close enough: subscribe, read the rest up to the offset the subscription starts at, and meanwhile
+            // queue what is appended.
+            sub = await live.subscribe(o, fmt, onBatch, () => endResolve());
             if (!sub) {
-              await read(live.open(), { ...range, until: undefined }, fmt, writeAwait);
+              await read(await live.open(), { ...range, until: undefined }, fmt, writeAwait);
               return;
             }
-            prefix = detailsPrefix(sub.attrs);
             handedEnd = sub.offset;
-            await read(live.open(), { ...range, until: sub.offset }, fmt, writeAwait);
+            await read(await live.open(), { ...range, until: sub.offset }, fmt, writeAwait);
             break;
           }
-          await read(live.open(), { ...range, until: size }, fmt, writeAwait);
+          await read(await live.open(), { ...range, until: size }, fmt, writeAwait);
           pos = size;
           if (to.signal.aborted) return;
         }
@@ -206,7 +244,7 @@ export function followLogs(
       while (pumping || queue.length) await pump();
     } finally {
       sub?.unsubscribe();
-      if (timer) clearTimeout(timer);
+      for (const q of queue.splice(0)) q.release?.();
     }
   })();
 }

@@ -31,14 +31,18 @@ export function framedLinesLength(payload: Buffer): number {
   return payload.length + 8 * frames;
 }
 
-/** Writes `payload` into `out` at `at`, a frame per line (see framedLinesLength); returns the offset after it. */
-export function writeFramedLines(out: Buffer, at: number, stream: number, payload: Buffer): number {
+/**
+ * Writes `payload` into `out` at `at`, a frame per line (see framedLinesLength); returns the offset after it, or -1
+ * when the frames do not fit before `limit` (found as it writes: one pass over the payload).
+ */
+export function writeFramedLines(out: Buffer, at: number, stream: number, payload: Buffer, limit = out.length): number {
   const n = payload.length;
   let start = 0;
   while (start < n) {
     const nl = payload.indexOf(0x0a, start);
     const end = nl < 0 ? n : nl + 1;
     const len = end - start;
+    if (at + 8 + len > limit) return -1;
     writeFrameHeader(out, at, stream, len);
     at += 8;
     // short lines byte by byte (a native copy per line costs more than the line: 5x for 6-byte lines)

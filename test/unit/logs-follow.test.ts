@@ -1,7 +1,7 @@
 // logs -f of a running container: catch-up from the files, then live appends; a reader too far behind goes back to
 // the files from the exact (logical) offset where what it was handed ends, then live again.
-import { followLogs, formatAppended, LogReader } from '../../src/services/logs-follow';
-import type { LogReadOptions } from '../../src/types/logs';
+import { BATCH, FollowBatcher, followLogs, formatAppended, LiveBatch, LogReader } from '../../src/services/logs-follow';
+import type { LogReadOptions, LogStreamFormat } from '../../src/types/logs';
 import type { LogAppendListener } from '../../src/runtime/jsonfile';
 
 const T = '2026-01-01T00:00:01.5Z';
@@ -10,8 +10,17 @@ const BIG = 40 << 20;
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** The capture thread's side of a follower (FollowBatcher), in-process: batch buffers reused once released. */
+function capture(o: LogReadOptions, f: LogStreamFormat, onBatch: LiveBatch) {
+  const spare: Buffer[] = [];
+  const batcher = new FollowBatcher(o, f, ' ', (need) => (need <= BATCH && spare.pop()) || Buffer.alloc(Math.max(need, BATCH)), (b, used, end) =>
+    onBatch(b.subarray(0, used), end, () => spare.push(b)),
+  );
+  return batcher;
+}
+
 function harness(writable: () => boolean) {
-  let fn!: LogAppendListener;
+  let batcher: FollowBatcher | undefined;
   let onEnd!: () => void;
   const reads: LogReadOptions[] = [];
   const out: string[] = [];
@@ -33,8 +42,8 @@ function harness(writable: () => boolean) {
     fmt,
     {
       size: () => size,
-      subscribe: (f, e) => {
-        fn = f;
+      subscribe: async (so, sf, onBatch, e) => {
+        batcher = capture(so, sf, onBatch);
         onEnd = e;
         subscriptions++;
         return { offset: size, unsubscribe: () => undefined };
@@ -52,7 +61,7 @@ function harness(writable: () => boolean) {
     },
   )!;
   const subscribed = async () => {
-    while (!fn) await tick();
+    while (!batcher) await tick();
   };
   return {
     done,
@@ -62,8 +71,13 @@ function harness(writable: () => boolean) {
     openGate,
     subscriptions: () => subscriptions,
     setSize: (n: number) => (size = n),
-    append: (...a: Parameters<LogAppendListener>) => fn(...a),
-    end: () => onEnd(),
+    append: (...a: Parameters<LogAppendListener>) => batcher!.append(...a),
+    /** what the batch delay would do */
+    flush: () => batcher!.flush(),
+    end: () => {
+      batcher!.flush();
+      onEnd();
+    },
     drain: () => drain(),
   };
 }
@@ -72,6 +86,7 @@ test('catch-up up to the subscription offset, then appends as they come (unwante
   const h = harness(() => true);
   await h.subscribed();
   h.append('stdout', Buffer.from('early\n'), T, BIG + 20); // while the rest is read: queued
+  h.flush();
   h.openGate();
   await tick();
   h.append('stdout', Buffer.from('a\n'), T, BIG + 30);
@@ -83,7 +98,8 @@ test('catch-up up to the subscription offset, then appends as they come (unwante
     [undefined, BIG, undefined],
     [BIG, BIG + 10, undefined],
   ]);
-  // what was appended during the catch-up is handed on when it ends; later appends in one batch
+  // what was appended during the catch-up is handed on when it ends; later appends in one batch (a frame per entry
+  // when framed: the capture thread's formatting)
   expect(h.out).toEqual(['[catch-up]', '[rest]', 'early\n', 'a\nb']);
 });
 
@@ -119,23 +135,24 @@ test('a reader more than 64 MiB behind goes back to the files from the end of wh
 });
 
 test('a small file: subscribed at once, one read from the tail up to the subscription offset', async () => {
-  let fn!: LogAppendListener;
+  let b!: FollowBatcher;
   let onEnd!: () => void;
   const reads: LogReadOptions[] = [];
   const out: string[] = [];
   const done = followLogs(
     { stdout: true, stderr: true, tail: 5 },
     fmt,
-    { size: () => 1000, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 1000, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
+    { size: () => 1000, subscribe: async (so, sf, onBatch, e) => ((b = capture(so, sf, onBatch)), (onEnd = e), { offset: 1000, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
     async (_f, o, _fmt, write) => {
       reads.push(o);
       await write(Buffer.from('[file]'));
     },
     { write: (b) => (out.push(b.toString()), true), drained: async () => undefined, signal: new AbortController().signal },
   )!;
-  expect(fn).toBeDefined();
   await tick();
-  fn('stderr', Buffer.from('live\n'), T, 1010);
+  expect(b).toBeDefined();
+  b.append('stderr', Buffer.from('live\n'), T, 1010);
+  b.flush();
   onEnd();
   await done;
   expect(reads.map((o) => [o.from, o.until, o.tail])).toEqual([[undefined, 1000, 5]]);
@@ -150,7 +167,7 @@ test('appended entries are formatted like the file path: a frame per line, nine-
 });
 
 test('live batches are copied out of the capture read buffer, and a batch buffer is reused only once the destination is done with it', async () => {
-  let fn!: LogAppendListener;
+  let b!: FollowBatcher;
   let onEnd!: () => void;
   const held: Buffer[] = []; // what the destination still holds (not copied), released at the end
   const pending: (() => void)[] = [];
@@ -158,7 +175,7 @@ test('live batches are copied out of the capture read buffer, and a batch buffer
   const done = followLogs(
     { stdout: true, stderr: true },
     { framed: true, timestamps: false, details: false },
-    { size: () => 0, subscribe: (f, e) => ((fn = f), (onEnd = e), { offset: 0, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
+    { size: () => 0, subscribe: async (so, sf, onBatch, e) => ((b = capture(so, sf, onBatch)), (onEnd = e), { offset: 0, unsubscribe: () => undefined }), open: () => ({ files: [] }) },
     async () => undefined,
     {
       write: (b, release) => {
@@ -176,7 +193,7 @@ test('live batches are copied out of the capture read buffer, and a batch buffer
   for (let i = 0; i < 40; i++) {
     // the capture reuses its read buffer for every read
     readBuffer.fill(0x61 + (i % 26));
-    fn(i % 2 ? 'stderr' : 'stdout', readBuffer, T, (i + 1) * 1000, true);
+    b.append(i % 2 ? 'stderr' : 'stdout', readBuffer, T, (i + 1) * 1000, true);
     const header = Buffer.from([i % 2 ? 2 : 1, 0, 0, 0, 0, 0, 0, 0]);
     header.writeUInt32BE(readBuffer.length, 4);
     expected.push(header, Buffer.from(readBuffer));
@@ -186,6 +203,7 @@ test('live batches are copied out of the capture read buffer, and a batch buffer
       pending.splice(0).forEach((r) => r());
     }
   }
+  b.flush();
   onEnd();
   await done;
   const got = Buffer.concat([...released, ...held.slice(released.length)]);

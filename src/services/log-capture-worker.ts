@@ -1,0 +1,9 @@
+// The capture thread (see log-capture.ts and docs/logging.md): a CaptureHost fed by the main thread's messages.
+import { parentPort } from 'node:worker_threads';
+import { CaptureHost, type FromCapture, type ToCapture } from './log-capture';
+
+const port = parentPort;
+if (port) {
+  const host = new CaptureHost((m: FromCapture, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer));
+  port.on('message', (m: ToCapture) => host.handle(m));
+}
