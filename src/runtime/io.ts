@@ -38,6 +38,8 @@ export interface OutputCapture {
 export interface CapturedOutput {
   /** The log's logical size (at an entry boundary); undefined once it is closed. */
   size(): number | undefined;
+  /** A count that grows while the capture writes (also within one long append). */
+  progress(): number;
   /** Whether the raw output is wanted (someone is attached). */
   raw(on: boolean): void;
   /** The log's files as of now, opened by the thread that rotates them. */
@@ -124,9 +126,9 @@ export class ContainerIO {
    */
   outputDone(quietMs: number): Promise<void> {
     return new Promise((resolve) => {
-      let last = this.logSize();
+      let last = this.captured?.progress();
       const check = () => {
-        const now = this.logSize();
+        const now = this.captured?.progress();
         if (now === undefined || now === last) return resolve();
         last = now;
         timer = setTimeout(check, quietMs);

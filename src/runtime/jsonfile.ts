@@ -66,6 +66,9 @@ export class JsonFileLog {
   private readonly jobs = new Set<Promise<void>>();
   private lastTime = '';
   onAppend?: LogAppendListener;
+  /** After each write to the file (a rotating append of many entries is many writes): progress, for a watcher on
+   *  another thread. */
+  onWrite?: () => void;
   private readonly encoder = new LogEncoder();
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   private readonly opts: JsonFileOptions;
@@ -126,6 +129,7 @@ export class JsonFileLog {
     let off = from;
     while (off < to) off += fs.writeSync(this.fd, out, off, to - off);
     this.size += to - from;
+    this.onWrite?.();
   }
   /** Entry by entry as the engine: a file that reached max-size is rotated before the next entry. */
   private writeRotating(out: Buffer, time: string): void {

@@ -45,7 +45,7 @@ interface HostCapture {
   open: number;
   raw: boolean;
   subs: Map<number, FollowBatcher>;
-  /** [0]: the log's logical size, -1 once closed. */
+  /** [0]: the log's logical size, -1 once closed; [1]: writes so far (progress). */
   state: BigInt64Array;
 }
 
@@ -118,6 +118,7 @@ export class CaptureHost {
         for (const b of c.subs.values()) b.append(stream, content, time, end, valid);
       };
       Atomics.store(c.state, 0, BigInt(log.end));
+      log.onWrite = () => void Atomics.add(c.state, 1, 1n);
     }
     this.caps.set(m.cid, c);
     const read = this.readBuffer;
@@ -201,7 +202,7 @@ export class LogCaptureThread implements OutputCapture {
 
   start(fds: { stdout: number; stderr?: number }, logFile: string, options: JsonFileLogOptions | undefined, on: { output: OutputListener; done: () => void }): CapturedOutput {
     const cid = this.nextCid++;
-    const state = new BigInt64Array(new SharedArrayBuffer(8));
+    const state = new BigInt64Array(new SharedArrayBuffer(16));
     // The log's size until the thread has opened it: the file's (nothing else writes it).
     let size = 0;
     try {
@@ -220,6 +221,7 @@ export class LogCaptureThread implements OutputCapture {
         const v = Atomics.load(state, 0);
         return v < 0n ? undefined : Number(v);
       },
+      progress: () => Number(Atomics.load(state, 1)),
       raw: (on) => {
         if (!cap.done) this.send({ t: 'raw', cid, on });
       },

@@ -178,8 +178,11 @@ export function followLogs(
     return p;
   };
 
-  const onBatch: LiveBatch = (b, end, release) => {
-    if (resumeAt !== undefined) return release?.();
+  // Each subscription's batches carry its number: batches of an earlier one still in flight after an overflow are
+  // dropped (they are read from the files).
+  let generation = 0;
+  const onBatch = (gen: number, b: Buffer, end: number, release?: () => void) => {
+    if (resumeAt !== undefined || gen !== generation) return release?.();
     queue.push({ b, end, release });
     queued += b.length;
     if (queued > QUEUE_LIMIT) {
@@ -215,7 +218,8 @@ export function followLogs(
           if (size - (pos ?? 0) <= NEAR) {
             // 2. Close enough: subscribe, read the rest up to the offset the subscription starts at, and meanwhile
             // queue what is appended.
-            sub = await live.subscribe(o, fmt, onBatch, () => endResolve());
+            const gen = ++generation;
+            sub = await live.subscribe(o, fmt, (b, end, release) => onBatch(gen, b, end, release), () => endResolve());
             if (!sub) {
               await read(await live.open(), { ...range, until: undefined }, fmt, writeAwait);
               return;
