@@ -160,7 +160,12 @@ export class BuildService {
       if (!req.quiet) out({ stream: s });
     };
     const df = b.dockerfile;
-    const total = df.metaArgs.length + df.stages.reduce((n, s) => n + 1 + s.steps.length, 0);
+    // As the engine: the request's labels are steps of their own at the end of the last stage, one LABEL per key in
+    // key order, counted and shown like the Dockerfile's (docker-py's `FROM scratch` with labels builds an image).
+    const labelSteps: Instruction[] = Object.keys(req.labels)
+      .sort()
+      .map((k) => ({ cmd: 'LABEL', original: `LABEL ${k}=${req.labels[k]}`, rest: '', flags: {}, line: 0, labels: [[k, req.labels[k]]] }));
+    const total = df.metaArgs.length + df.stages.reduce((n, s) => n + 1 + s.steps.length, 0) + labelSteps.length;
     let stepNo = 0;
     const usedArgs = new Set<string>();
     const metaArgs = new Map<string, string | undefined>();
@@ -182,8 +187,8 @@ export class BuildService {
     for (const [si, stage] of df.stages.entries()) {
       step(stage.from);
       const fromText = expandWord(stage.from.rest.split(/\s+/)[0], (k) => metaArgs.get(k), df.escape);
-    const st = await this.from(ctx, fromText, stage.name || String(si));
-      for (const ins of stage.steps) {
+      const st = await this.from(ctx, fromText, stage.name || String(si));
+      for (const ins of si === df.stages.length - 1 ? [...stage.steps, ...labelSteps] : stage.steps) {
         if (signal.aborted) throw new StepError('the build was cancelled');
         step(ins);
         await this.dispatch(ctx, st, ins);
@@ -194,15 +199,7 @@ export class BuildService {
     }
     const unused = Object.keys(req.buildArgs).filter((k) => !usedArgs.has(k) && !PROXY_ARGS.includes(k)).sort();
     if (unused.length) say(`[Warning] One or more build-args [${unused.join(' ')}] were not consumed\n`);
-    const final = last!.image!;
-    // labels= apply to the final image as a last LABEL step would, without a step line.
-    let id = final.id;
-    if (Object.keys(req.labels).length) {
-      const labels = { ...(last!.config.Labels ?? {}), ...req.labels };
-      const config = ordered({ ...last!.config, Labels: labels, Image: final.id });
-      const msg = `LABEL ${Object.entries(req.labels).map(([k, v]) => `${k}=${v}`).join(' ')}`;
-      id = await this.d.commits.commitBuildStep({ base: final, container: '', config, containerConfig: ordered({ ...config, Cmd: [...shellOf(last!.config), '#(nop) ', msg] }), createdBy: [...shellOf(last!.config), '#(nop) ', msg].join(' ') });
-    }
+    const id = last!.image!.id;
     out({ aux: { ID: id } });
     if (req.quiet) out({ stream: `${id}\n` });
     else say(`Successfully built ${shortId(id)}\n`);
@@ -291,7 +288,7 @@ export class BuildService {
         return this.commitConfig(ctx, st, `ENV ${pairs.map(([k, v]) => `${k}=${v}`).join(' ')}`);
       }
       case 'LABEL': {
-        const pairs = parseKeyValues(ins).map(([k, v]) => [ex(k), ex(v)] as const);
+        const pairs = ins.labels ?? parseKeyValues(ins).map(([k, v]) => [ex(k), ex(v)] as const);
         c.Labels = { ...((c.Labels as Record<string, string> | null) ?? {}) };
         for (const [k, v] of pairs) (c.Labels as Record<string, string>)[k] = v;
         return this.commitConfig(ctx, st, `LABEL ${pairs.map(([k, v]) => `${k}=${v}`).join(' ')}`);

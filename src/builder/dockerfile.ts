@@ -14,6 +14,8 @@ export interface Instruction {
   flags: Record<string, string>;
   /** 1-based line of the keyword. */
   line: number;
+  /** A LABEL made from the request's `labels` (not parsed: a value may hold spaces or quotes). */
+  labels?: [string, string][];
 }
 
 export interface Stage {

@@ -26,7 +26,7 @@ import type { HostConfig, OciMount } from '../types/config';
 import type { ContainerRecord, MountPoint } from '../types/container';
 import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
-import { layerDirs, MountLike, readLayered, resolveUser } from './rootfs';
+import { layerDirs, MountLike, readLayered, resolveUser, type ResolvedUser } from './rootfs';
 import { contentSize } from '../fs/usage';
 import { findOverlayByUpper } from '../fs/mounts';
 import type { ContainerServiceDeps } from './containers';
@@ -74,6 +74,9 @@ export function withDaemonLogDefaults(lc: { Type?: string; Config?: Record<strin
 
 /** A plugin volume's mount failed: the start fails with the engine's message, the container stays created. */
 export class VolumeMountError extends Error {}
+
+/** A start whose user or group is not in the container's files: the engine's message, exit code 128, no die. */
+export class UserLookupError extends Error {}
 
 /** Whether the kernel has per-cgroup blkio weights (cgroup v1 blkio.weight or v2 io.weight / io.bfq.weight). */
 function blkioWeightSupported(): boolean {
@@ -221,17 +224,20 @@ export class ContainerConfigurator {
       files = { passwd: readLayered(lowerDirs, '/etc/passwd'), group: readLayered(lowerDirs, '/etc/group') };
       this.passwdCache.set(img.chainId, files);
     }
-    let user;
+    // As the engine, a user or group the image does not know is no error at create: start looks it up in the
+    // container's own files (applyUser) and fails there. Until then the spec runs as root.
+    let user: ResolvedUser;
     try {
       user = resolveUser(rec.Config.User ?? '', files.passwd, files.group, hc.GroupAdd ?? []);
-    } catch (err) {
-      throw invalidParameter((err as Error).message);
+    } catch {
+      user = { uid: 0, gid: 0, additionalGids: [] };
     }
     const bind = (src: string, dst: string, ro = false): OciMount => ({ destination: dst, type: 'bind', source: src, options: ['rbind', 'rprivate', ...(ro ? ['ro'] : [])] });
     const mounts: OciMount[] = [];
     mounts.push(bind(rec.ResolvConfPath, '/etc/resolv.conf'), bind(rec.HostnamePath, '/etc/hostname'), bind(rec.HostsPath, '/etc/hosts'));
     for (const m of rec.MountPoints ?? []) {
-      if (m.Type === 'bind') await fs.promises.mkdir(m.Source, { recursive: true });
+      // a missing bind source is made a directory, as the engine makes it; a file (or anything else) is bound as it is
+      if (m.Type === 'bind' && !fs.existsSync(m.Source)) await fs.promises.mkdir(m.Source, { recursive: true });
       mounts.push({ destination: m.Destination, type: 'bind', source: m.Source, options: ['rbind', m.Propagation || 'rprivate', ...(m.RW ? [] : ['ro'])] });
     }
     const devices = (hc.Devices ?? []).map((d) => {
@@ -262,6 +268,30 @@ export class ContainerConfigurator {
       devices,
       blockDevices: blockDevicesOf(hc),
     });
+  }
+
+  /**
+   * The user and groups, looked up at each start in the container's files (its own layer over the image's), as the
+   * engine looks them up: an unknown name fails the start (UserLookupError, the engine's message), a passwd or group
+   * file changed in the container since create is used.
+   */
+  async applyUser(rec: ContainerRecord, rootfs: MountLike[]): Promise<void> {
+    const hc = rec.HostConfig;
+    if (!rec.Config.User && !(hc.GroupAdd ?? []).length) return;
+    const dirs = layerDirs(rootfs);
+    const all = [...(dirs.upper ? [dirs.upper] : []), ...dirs.lower];
+    let user: ResolvedUser;
+    try {
+      user = resolveUser(rec.Config.User ?? '', readLayered(all, '/etc/passwd'), readLayered(all, '/etc/group'), hc.GroupAdd ?? []);
+    } catch (err) {
+      throw new UserLookupError((err as Error).message);
+    }
+    const spec = await containerApi.spec(this.ctr, rec.Id);
+    if (!spec) return;
+    const now = spec.process.user as Partial<ResolvedUser>;
+    if (now.uid === user.uid && now.gid === user.gid && JSON.stringify(now.additionalGids ?? []) === JSON.stringify(user.additionalGids)) return;
+    spec.process.user = { uid: user.uid, gid: user.gid, additionalGids: user.additionalGids };
+    await containerApi.setSpec(this.ctr, rec.Id, spec);
   }
 
   /** Legacy links: their environment goes into the process spec at each start (targets' addresses change). */

@@ -10,7 +10,7 @@ import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import { isGrpcNotFound } from '../containerd/errors';
-import { conflict, notModified, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
@@ -21,12 +21,13 @@ import { ContainerListQuery, filterContainers, matchAncestors } from '../transla
 import type { CreateRequest } from '../translate/request/create';
 import { containerAttributes } from '../translate/response/events';
 import { rfc3339Nano } from '../translate/time';
+import { startFailure } from '../translate/start-error';
 import type { HostConfig } from '../types/config';
 import type { ContainerRecord } from '../types/container';
 import type { EventPublisher } from '../types/event';
 import type { StdinFeed } from '../types/io';
 import type { LogEntry, LogQuery, LogSink } from '../types/logs';
-import { ContainerConfigurator, VolumeMountError } from './container-config';
+import { ContainerConfigurator, UserLookupError, VolumeMountError } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
 import { ContainerNetworking, ownsNetns } from './container-network';
@@ -187,7 +188,7 @@ export class ContainerService {
       live.noTask = false;
       const settled = await Promise.allSettled([
         this.setupNetwork(rec),
-        taskApi.create(this.ctr, rec.Id, mounts, paths),
+        this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths)),
       ]);
       const failed = settled.find((x) => x.status === 'rejected') as PromiseRejectedResult | undefined;
       if (failed) throw failed.reason;
@@ -213,19 +214,20 @@ export class ContainerService {
       await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
       await this.monitor.teardownNetwork(rec).done;
       await this.config.unmountPluginVolumes(rec);
-      if (err instanceof VolumeMountError) {
+      if (err instanceof VolumeMountError || err instanceof UserLookupError) {
         // as the engine: the container stays created, with the mount's message as its error
         rec.State = { ...rec.State, Error: err.message, ExitCode: 128 };
         await this.d.store.save(rec).catch(() => undefined);
         for (const l of live.endListeners) l();
         throw systemError(err.message, err);
       }
-      const msg = err instanceof BerthError ? err.message : String(err);
-      rec.State = { ...rec.State, Error: msg, ExitCode: 127 };
+      // As the engine: the runtime's message as it is, an exit code by what it says, no die event (the container
+      // never ran), the container left created.
+      const f = startFailure(rec.Path, err instanceof BerthError ? err.message : String(err));
+      rec.State = { ...rec.State, Error: f.message, ExitCode: f.exitCode };
       await this.d.store.save(rec).catch(() => undefined);
       for (const l of live.endListeners) l();
-      this.publish(rec, 'die', { exitCode: '127' });
-      throw systemError(msg.startsWith('OCI runtime') ? msg : `OCI runtime create failed: ${msg}`, err);
+      throw f.invalid ? invalidParameter(f.message) : systemError(f.message, err);
     }
   }
 

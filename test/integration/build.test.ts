@@ -278,6 +278,27 @@ describe('FROM scratch and remote contexts', () => {
     expect(await run('build-scratch', [])).toBe('from scratch\n');
   });
 
+  test("docker-py's test_build_labels and test_build_with_buildargs: labels= are steps of their own (key order), USER takes any name", async () => {
+    // docker-py's exact queries (APIClient.build(fileobj=…, tag=…, labels=…/buildargs=…) at 1.24)
+    const q = (extra: Record<string, string>) => new URLSearchParams({ t: extra.t, q: 'False', nocache: 'False', rm: 'False', forcerm: 'False', pull: 'False', ...extra }).toString();
+    const labels = await build(q({ t: 'dpy-labels', labels: JSON.stringify({ test: 'OK', b: 'x y', a: '1' }) }), await contextTar({ Dockerfile: 'FROM scratch' }));
+    expect(labels.error).toBeUndefined();
+    // as the reference: one LABEL step per key, in key order, after the Dockerfile's own steps
+    expect(labels.lines.map((l) => l.stream).filter((s) => s?.startsWith('Step '))).toEqual(['Step 1/4 : FROM scratch', 'Step 2/4 : LABEL a=1', 'Step 3/4 : LABEL b=x y', 'Step 4/4 : LABEL test=OK']);
+    const li = await inspect('dpy-labels');
+    expect(li.Config.Labels).toEqual({ a: '1', b: 'x y', test: 'OK' });
+    const hist = (await berth().request('GET', '/v1.24/images/dpy-labels/history')).json().map((h: { CreatedBy: string }) => h.CreatedBy);
+    expect(hist).toEqual(['/bin/sh -c #(nop)  LABEL test=OK', '/bin/sh -c #(nop)  LABEL b=x y', '/bin/sh -c #(nop)  LABEL a=1']);
+    // a user the image does not know is no error at build time (the container made for the step is never started)
+    const args = await build(q({ t: 'dpy-buildargs', buildargs: JSON.stringify({ test: 'OK' }) }), await contextTar({ Dockerfile: 'FROM scratch\nARG test\nUSER $test' }));
+    expect(args.error).toBeUndefined();
+    expect((await inspect('dpy-buildargs')).Config.User).toBe('OK');
+    // rm=False keeps the step containers, as on the reference: the test removes them
+    for (const c of (await berth().request('GET', '/v1.24/containers/json?all=1')).json()) await berth().request('DELETE', `/v1.24/containers/${c.Id}?force=1`);
+    await berth().request('DELETE', '/v1.24/images/dpy-labels');
+    await berth().request('DELETE', '/v1.24/images/dpy-buildargs');
+  });
+
   test('remote=: a tarball URL, a plain Dockerfile URL, a git repository with #ref:subdir; an unreachable one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-remote-'));
     const tarball = zlib.gzipSync(await contextTar({ Dockerfile: 'FROM busybox\nCOPY f /f\n', f: 'from tarball\n' }));

@@ -176,13 +176,70 @@ describe('container lifecycle against real containerd', () => {
   test('a failed start leaks nothing and reports the runtime error', async () => {
     const id = await create({ Cmd: ['/no/such/binary'] }, 'broken');
     const r = await post(`/v1.24/containers/${id}/start`);
-    expect(r.status).toBe(500);
-    expect(r.json().message).toMatch(/no such file|not found|executable/i);
+    // as the reference: a command that is not there is the client's mistake (400), exit code 127, the runtime's words
+    expect(r.status).toBe(400);
+    expect(r.json().message).toMatch(/^failed to create shim task: OCI runtime create failed: .*"\/no\/such\/binary".*no such file or directory/);
+    expect((await inspect(id)).State).toEqual(expect.objectContaining({ Status: 'created', ExitCode: 127, Error: r.json().message }));
     const tasks = (await b.daemon.ctr.tasks.List({ filter: '' })).tasks;
     expect(tasks.find((t) => t.id === id)).toBeUndefined();
     expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
     const snaps = await b.daemon.ctr.containers.List({ filters: [] });
     expect(snaps.containers.find((c) => c.id === id)).toBeUndefined();
+  });
+});
+
+describe('a start the runtime or the user lookup refuses, as the reference answers it', () => {
+  test('exit codes 126/127/128 by the message, 400 or 500, the container left created, no die event', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const fs = await import('node:fs');
+    const file = `/tmp/berth-startfail-${process.pid}`;
+    fs.writeFileSync(file, 'x');
+    try {
+      const cases: [Record<string, unknown>, number, number, RegExp][] = [
+        [{ Cmd: ['/etc/passwd'] }, 400, 126, /^failed to create shim task: OCI runtime create failed: .*"\/etc\/passwd": permission denied: unknown$/],
+        [{ Cmd: ['true'], HostConfig: { Binds: [`${file}:/etc`] } }, 400, 127, /not a directory: unknown: Are you trying to mount a directory onto a file \(or vice-versa\)\? Check if the specified host path exists and is the expected type$/],
+        // the user and group are looked up at start, in the container's files: create takes any (docker-py's build
+        // of `FROM scratch` + `USER $arg` commits through such a container)
+        [{ Cmd: ['true'], User: 'nosuch' }, 500, 128, /^unable to find user nosuch: no matching entries in passwd file$/],
+        [{ Cmd: ['true'], User: 'root:nogrp' }, 500, 128, /^unable to find group nogrp: no matching entries in group file$/],
+      ];
+      const ids: string[] = [];
+      for (const [body, status, code, msg] of cases) {
+        const id = await create(body);
+        ids.push(id);
+        const r = await post(`/v1.24/containers/${id}/start`);
+        expect([r.status, r.json().message]).toEqual([status, expect.stringMatching(msg)]);
+        expect((await inspect(id)).State).toEqual(expect.objectContaining({ Status: 'created', Running: false, ExitCode: code, Error: r.json().message }));
+      }
+      // a file bound onto a file works (berth made every bind source a directory, and a file's create was a 500)
+      const bound = await create({ Cmd: ['cat', '/bound'], HostConfig: { Binds: [`${file}:/bound:ro`] } });
+      ids.push(bound);
+      expect((await post(`/v1.24/containers/${bound}/start`)).status).toBe(204);
+      expect((await post(`/v1.24/containers/${bound}/wait`)).json().StatusCode).toBe(0);
+      expect((await b.request('GET', `/v1.24/containers/${bound}/logs?stdout=1`)).body.subarray(8).toString()).toBe('x');
+      // a user added in the container's own layer counts at the next start
+      const u = await create({ Cmd: ['id', '-u'], User: 'late' });
+      ids.push(u);
+      expect((await post(`/v1.24/containers/${u}/start`)).status).toBe(500);
+      const tar = await import('tar-stream');
+      const pack = tar.pack();
+      pack.entry({ name: 'passwd', mode: 0o644 }, 'root:x:0:0:root:/root:/bin/sh\nlate:x:4321:4321::/:/bin/sh\n');
+      pack.finalize();
+      const chunks: Buffer[] = [];
+      for await (const c of pack) chunks.push(c as Buffer);
+      expect((await b.request('PUT', `/v1.24/containers/${u}/archive?path=/etc`, { body: Buffer.concat(chunks), headers: { 'Content-Type': 'application/x-tar' } })).status).toBe(200);
+      expect((await post(`/v1.24/containers/${u}/start`)).status).toBe(204);
+      expect((await post(`/v1.24/containers/${u}/wait`)).json().StatusCode).toBe(0);
+      const logs = await b.request('GET', `/v1.24/containers/${u}/logs?stdout=1`);
+      expect(logs.body.subarray(8).toString()).toBe('4321\n');
+      const until = Math.floor(Date.now() / 1000) + 1;
+      const ev = (await b.request('GET', `/v1.24/events?since=${since}&until=${until}`)).text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const failed = ids.slice(0, cases.length);
+      expect(ev.filter((e) => failed.includes(e.id) && e.Action === 'die')).toEqual([]);
+      for (const id of ids) await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 });
 
