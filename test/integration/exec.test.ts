@@ -133,6 +133,10 @@ describe('exec against real containerd', () => {
       const tty = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { Cmd: ['cat'], AttachStdin: true, AttachStdout: true, Tty: true } })).json().Id;
       await start(tty, '{"Detach":false,"Tty":true}', [Buffer.from([0x10]), Buffer.from([0x11])], false);
       expect((await b.request('GET', `/v1.24/exec/${tty}/json`)).json().Running).toBe(true);
+      // docker-py sends the config file's detach keys as {"detachKeys": …}: Go's decoder takes the name in any case
+      const own = (await b.request('POST', '/v1.24/containers/ex/exec', { body: { AttachStdin: true, AttachStdout: true, AttachStderr: false, Cmd: ['cat'], Privileged: false, Tty: true, User: '', detachKeys: 'ctrl-p' } })).json().Id;
+      expect((await b.request('GET', `/v1.24/exec/${own}/json`)).json().DetachKeys).toBe('ctrl-p');
+      await start(own, '{"Detach":false,"Tty":true}', [Buffer.from([0x10])], false);
     }
   });
 

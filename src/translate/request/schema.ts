@@ -111,9 +111,22 @@ function compile(schema: object): ValidateFunction {
 export function bodyDecoder<T>(typeName: string, struct: string, fields: Record<string, GoType>): (body: unknown) => T | undefined {
   const top = { struct, fields };
   let validate: ValidateFunction | undefined;
+  const byLower = new Map(Object.keys(fields).map((f) => [f.toLowerCase(), f]));
   return (body) => {
     if (body === undefined || body === null) return undefined;
     validate ??= compile(schemaOf(top));
+    // Go's decoder matches a field name case-insensitively when no key matches it exactly (docker-py's exec create
+    // sends {"detachKeys": …} from the client's config file)
+    if (typeof body === 'object' && !Array.isArray(body)) {
+      const o = body as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        const f = byLower.get(k.toLowerCase());
+        if (f && f !== k && !Object.prototype.hasOwnProperty.call(o, f)) {
+          o[f] = o[k];
+          delete o[k];
+        }
+      }
+    }
     if (!validate(body)) throw invalidParameter(goMessage(top, typeName, validate.errors![0], body));
     return body as T;
   };
