@@ -174,6 +174,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     volumeDrivers: () => drivers.names(),
     authorizationPlugins: () => authz.names(),
   });
+  // the engine id is made (and kept in the data root) at start, not at the first /info
+  system.id();
 
   const registry = new RegistryService({ ctr, images, events });
   // (the agent and the cluster refer to each other through closures, called only once both exist)

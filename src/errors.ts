@@ -1,6 +1,9 @@
 // berth's error kinds. Services and the containerd boundary throw these; src/http/respond.ts maps a kind to a
 // status and writes the body the reference engine writes for the request's API version.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
 export type ErrorKind =
   | 'InvalidParameter'
   | 'NotFound'
@@ -51,9 +54,38 @@ export function isKind(err: unknown, kind: ErrorKind): err is BerthError {
   return err instanceof BerthError && err.kind === kind;
 }
 
-/** Any thrown value as a BerthError (unknown errors become System with their message). */
+/**
+ * A full disk (ENOSPC, EDQUOT) as Go's PathError words it (`mkdir /var/lib/berth/x: no space left on device`), or
+ * undefined for other errors. Node's asynchronous recursive mkdir reports ENOENT where the disk is full (Node 20):
+ * such an ENOENT on a filesystem with no free block or inode is a full disk too.
+ */
+export function diskFullMessage(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (!e || typeof e !== 'object' || typeof e.code !== 'string') return undefined;
+  const full = e.code === 'ENOSPC' || e.code === 'EDQUOT' || (e.code === 'ENOENT' && e.syscall === 'mkdir' && typeof e.path === 'string' && noRoomAt(e.path));
+  if (!full) return undefined;
+  const what = e.code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device';
+  const op = e.syscall ?? 'write';
+  return e.path ? `${op} ${e.path}: ${what}` : `${op}: ${what}`;
+}
+
+/** Whether the filesystem holding `p` (or its nearest existing parent) has no free block or inode left. */
+function noRoomAt(p: string): boolean {
+  for (let d = path.dirname(p); ; d = path.dirname(d)) {
+    try {
+      const s = fs.statfsSync(d);
+      return s.bavail === 0 || s.ffree === 0;
+    } catch {
+      if (d === path.dirname(d)) return false;
+    }
+  }
+}
+
+/** Any thrown value as a BerthError (unknown errors become System with their message; a full disk is worded as Go's). */
 export function asBerthError(err: unknown): BerthError {
   if (err instanceof BerthError) return err;
+  const full = diskFullMessage(err);
+  if (full) return systemError(full, err);
   const msg = err instanceof Error ? err.message : String(err);
   return systemError(msg, err);
 }

@@ -31,10 +31,13 @@ export function writeBlob(ctr: Containerd, data: Buffer | Readable | ResumableSo
     let offset = 0;
     let unacked = 0;
     let sourceEnded = false;
+    /** the stream being sent: destroyed when the write fails, so its file is closed at once (not at GC) */
+    let source: Readable | undefined;
     const finish = (err?: unknown) => {
       if (done) return;
       done = true;
       if (err) {
+        source?.destroy();
         call.cancel();
         if (isGrpcAlreadyExists(err)) return resolve();
         void ctr.content.Abort({ ref: o.ref }, { namespace: o.namespace }).catch(() => undefined);
@@ -55,6 +58,7 @@ export function writeBlob(ctr: Containerd, data: Buffer | Readable | ResumableSo
       return ok;
     };
     const pump = (src: Readable) => {
+      source = src;
       src.on('data', (chunk: Buffer) => {
         let ok = true;
         for (let i = 0; i < chunk.length; i += CHUNK) ok = send(chunk.subarray(i, i + CHUNK)) && ok;

@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import type { ApiRequest as Request, Route } from '../http/app';
 import { queryBool, queryString, queryStrings } from '../http/query';
-import { invalidParameter } from '../errors';
+import { asBerthError, invalidParameter } from '../errors';
 import { goJSON } from '../translate/gojson';
 import { decodeRegistryConfig } from '../translate/request/auth';
 import { supports } from '../translate/version/features';
@@ -87,7 +87,7 @@ async function postBuild(backend: BuildBackend, req: Request, res: Response): Pr
     try {
       await backend.run(prepared, write, ac.signal);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = asBerthError(err).message;
       const code = (err as { code?: unknown }).code;
       write({ errorDetail: { ...(typeof code === 'number' ? { code } : {}), message }, error: message });
     }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Route } from '../http/app';
 import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
-import { BerthError, invalidParameter, notFound } from '../errors';
+import { asBerthError, BerthError, invalidParameter, notFound } from '../errors';
 import { parseReference, Reference, withDefaultTag, withTag } from '../translate/reference';
 import { checkImageFilters, filterImages } from '../translate/filters';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
@@ -37,7 +37,7 @@ export function imageRoutes(images: ImagesBackend): Route[] {
         try {
           await images.load(req, (msg) => write(msg), quiet);
         } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
+          const message = asBerthError(err).message;
           write({ errorDetail: { message }, error: message });
         }
         res.end();

@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import type { Route } from '../http/app';
 import { param, queryString, readJSON } from '../http/query';
 import { startJSONStream, writeJSON, writeText } from '../http/respond';
-import { invalidParameter, isKind } from '../errors';
+import { asBerthError, invalidParameter, isKind } from '../errors';
 import { decodeAuthHeader } from '../translate/request/auth';
 import type { Credentials } from '../types/registry';
 import type { PluginPrivilege, PluginRecord } from '../types/plugin';
@@ -73,7 +73,7 @@ export function pluginRoutes(plugins: PluginsBackend): Route[] {
           await plugins.pull(remote, queryString(req, 'name') || undefined, creds, accepted, progress);
         } catch (err) {
           if (!write) throw err;
-          const message = err instanceof Error ? err.message : String(err);
+          const message = asBerthError(err).message;
           write({ errorDetail: { message }, error: message });
         }
         if (!write) write = startJSONStream(res);

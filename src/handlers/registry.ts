@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Route } from '../http/app';
 import { param, queryString, queryStrings, readBody, readJSON } from '../http/query';
 import { writeJSON } from '../http/respond';
-import { invalidParameter } from '../errors';
+import { asBerthError, invalidParameter } from '../errors';
 import { parseReference } from '../translate/reference';
 import { decodeAuthHeader } from '../translate/request/auth';
 import { decodeAuthConfig } from '../translate/request/bodies';
@@ -53,7 +53,7 @@ async function streamOperation(res: Response, op: (progress: (m: Record<string, 
     await op(s.write, ac.signal);
   } catch (err) {
     if (!s.started) throw err;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = asBerthError(err).message;
     s.write({ errorDetail: { message }, error: message });
   }
   res.end();

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import * as tarFs from 'tar-fs';
-import { invalidParameter } from '../errors';
+import { diskFullMessage, invalidParameter, systemError } from '../errors';
 
 export interface ArchiveLayer {
   file: string; // path in the scratch dir
@@ -27,16 +27,33 @@ export interface ArchiveImage {
  * archive), names confined to dir, owned by berth, readable and writable by it.
  */
 export async function extractTo(stream: Readable, dir: string): Promise<void> {
-  const opts: tarFs.ExtractOptions & { chown: boolean } = {
+  // tar-fs closes a file it was writing with close(), which never comes for a stream that failed (a full disk): the
+  // files it opens are kept here and destroyed on failure, so no descriptor outlives the extraction
+  const opened = new Set<fs.WriteStream>();
+  const xfs = {
+    ...fs,
+    createWriteStream: (p: fs.PathLike, o?: Parameters<typeof fs.createWriteStream>[1]) => {
+      const ws = fs.createWriteStream(p, o);
+      opened.add(ws);
+      ws.once('close', () => opened.delete(ws));
+      return ws;
+    },
+  };
+  const opts: tarFs.ExtractOptions & { chown: boolean; fs: unknown } = {
     ignore: (_name, header) => header?.type !== 'file' && header?.type !== 'directory',
     chown: false, // (tar-fs 3's option; @types/tar-fs 2 does not list it)
     readable: true,
     writable: true,
+    fs: xfs, // (tar-fs's option; not in @types/tar-fs 2 either)
   };
   const extract = tarFs.extract(dir, opts);
   try {
     await pipeline(stream, extract);
   } catch (err) {
+    for (const ws of opened) ws.destroy();
+    // the disk filling up is berth's trouble, not the archive's
+    const full = diskFullMessage(err);
+    if (full) throw systemError(full, err);
     throw invalidParameter(`invalid tar archive: ${(err as Error).message}`);
   }
 }

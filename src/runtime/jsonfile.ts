@@ -19,6 +19,10 @@ export type LogAppendListener = (stream: StreamName, content: Buffer, time: stri
 export interface JsonFileLogOptions extends JsonFileOptions {
   /** The attributes each entry carries (labels, env, tag options), as the engine's JSON of them. */
   attrs?: string;
+  /** The log could not be written (a full disk): told once, at the first entry dropped. */
+  onWriteFailure?: (err: Error) => void;
+  /** Writing works again after a failure: how many entries were dropped meanwhile. */
+  onWriteResumed?: (dropped: number) => void;
 }
 
 const TIME_KEY = Buffer.from(',"time":"');
@@ -73,8 +77,14 @@ export class JsonFileLog {
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   private readonly opts: JsonFileOptions;
   private readonly attrs?: Buffer;
+  /** Entries dropped since writing started failing (undefined while writes work). */
+  private dropped?: number;
+  private readonly onWriteFailure?: (err: Error) => void;
+  private readonly onWriteResumed?: (dropped: number) => void;
   constructor(readonly file: string, opts: JsonFileLogOptions = NO_ROTATION) {
     this.opts = { maxSize: opts.maxSize, maxFiles: opts.maxFiles, compress: opts.compress };
+    this.onWriteFailure = opts.onWriteFailure;
+    this.onWriteResumed = opts.onWriteResumed;
     if (opts.attrs) this.attrs = Buffer.from(',"attrs":' + opts.attrs);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'a', 0o640);
@@ -121,13 +131,41 @@ export class JsonFileLog {
     const time = nowRfc3339Nano();
     let out = this.encoder.encode(chunk, stream, time);
     if (this.attrs) out = withAttrs(out, this.attrs);
-    if (this.opts.maxSize < 0) this.writeOut(out, 0, out.length);
-    else this.writeRotating(out, time);
+    try {
+      if (this.opts.maxSize < 0) this.writeOut(out, 0, out.length);
+      else this.writeRotating(out, time);
+    } catch (err) {
+      // A full disk (or another write error): the entries are dropped, as the engine's json-file driver drops a
+      // message it cannot write, and the file keeps only whole lines. Readers and followers see what the file has.
+      const entries = countLines(out);
+      if (this.dropped === undefined) {
+        this.dropped = entries;
+        this.onWriteFailure?.(err as Error);
+      } else this.dropped += entries;
+      return;
+    }
+    if (this.dropped !== undefined) {
+      const n = this.dropped;
+      this.dropped = undefined;
+      this.onWriteResumed?.(n);
+    }
     this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid);
   }
+  /** Writes the range whole or not at all: a write that fails part-way is cut back (shrinking needs no space). */
   private writeOut(out: Buffer, from: number, to: number): void {
     let off = from;
-    while (off < to) off += fs.writeSync(this.fd, out, off, to - off);
+    try {
+      while (off < to) off += fs.writeSync(this.fd, out, off, to - off);
+    } catch (err) {
+      if (off > from) {
+        try {
+          fs.ftruncateSync(this.fd, this.size);
+        } catch {
+          /* left as it is: a reader skips a broken line */
+        }
+      }
+      throw err;
+    }
     this.size += to - from;
     this.onWrite?.();
   }
@@ -257,4 +295,10 @@ function renameIfThere(from: string, to: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+}
+
+function countLines(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(0x0a); i >= 0; i = b.indexOf(0x0a, i + 1)) n++;
+  return n;
 }

@@ -459,22 +459,36 @@ export class ContainerConfigurator {
     }
     if (next.Memory && next.MemorySwap && next.MemorySwap > 0 && next.MemorySwap < next.Memory) throw invalidParameter('Memory limit should be smaller than already set memoryswap limit, update the memoryswap at the same time');
     if (next.BlkioWeight && (next.BlkioWeight < 10 || next.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
-    const spec = await containerApi.spec(this.ctr, rec.Id);
-    if (spec) {
-      const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
-      spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
-      if (rec.State.Running) {
-        const { devices: _d, ...resources } = spec.linux.resources;
-        try {
-          await taskApi.updateResources(this.ctr, rec.Id, resources);
-        } catch (err) {
-          throw systemError(`Cannot update container ${rec.Id}: ${(err as Error).message}`, err);
-        }
-      }
-      await containerApi.setSpec(this.ctr, rec.Id, spec);
-    }
+    // As the engine: the record is written first (a full disk changes nothing), then the running task and the spec;
+    // when those fail the record goes back to what it was.
+    const prev = rec.HostConfig;
     rec.HostConfig = next;
-    await this.d.store.save(rec);
+    try {
+      await this.d.store.save(rec);
+    } catch (err) {
+      rec.HostConfig = prev;
+      throw err;
+    }
+    try {
+      const spec = await containerApi.spec(this.ctr, rec.Id);
+      if (spec) {
+        const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
+        spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
+        if (rec.State.Running) {
+          const { devices: _d, ...resources } = spec.linux.resources;
+          try {
+            await taskApi.updateResources(this.ctr, rec.Id, resources);
+          } catch (err) {
+            throw systemError(`Cannot update container ${rec.Id}: ${(err as Error).message}`, err);
+          }
+        }
+        await containerApi.setSpec(this.ctr, rec.Id, spec);
+      }
+    } catch (err) {
+      rec.HostConfig = prev;
+      await this.d.store.save(rec).catch(() => undefined);
+      throw err;
+    }
     this.publish(rec, 'update');
     return warnings;
   }

@@ -133,6 +133,8 @@ export class ContainerLive {
       logPath: rec.LogPath,
       hostname: os.hostname(),
     });
+    // (a full disk: the capture thread's JsonFileLog drops entries whole; these options cross to that thread, so
+    // they carry no callbacks)
     return { ...rotation, attrs: attrs && goJsonAttrs(attrs) };
   }
 

@@ -26,8 +26,16 @@ export class ContainerNames {
     this.d.store.reserveName(n, rec.Id);
     const old = rec.Name;
     rec.Name = n;
+    try {
+      await this.d.store.save(rec);
+    } catch (err) {
+      // not written (a full disk): the container keeps its old name, in memory as on disk
+      rec.Name = old;
+      this.d.store.releaseName(n, rec.Id);
+      this.d.store.reserveName(old, rec.Id);
+      throw err;
+    }
     this.d.store.releaseName(old, rec.Id);
-    await this.d.store.save(rec);
     await containerApi.setLabel(this.d.ctr, rec.Id, 'berth.name', n).catch(() => undefined);
     this.d.publish(rec, 'rename', { oldName: old });
     if (rec.State.Running) await this.d.networking.afterChange(rec).catch(() => undefined);

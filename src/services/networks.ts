@@ -216,9 +216,17 @@ export class NetworkService {
       BridgeName: req.Options?.['com.docker.network.bridge.name'] || `br-${id.slice(0, 12)}`,
       ConfiguredSubnet: (req.IPAM?.Config ?? []).length > 0,
     };
+    // held in memory at once (its subnet is taken for concurrent creates), dropped again when it cannot be recorded
+    // (a full disk): no network is left behind, in memory or on disk
     this.drivers.set(id, this.makeDriver(rec));
     this.nets.set(id, rec);
-    await writeFileAtomic(path.join(this.dir, `${id}.json`), JSON.stringify(rec));
+    try {
+      await writeFileAtomic(path.join(this.dir, `${id}.json`), JSON.stringify(rec));
+    } catch (err) {
+      this.drivers.delete(id);
+      this.nets.delete(id);
+      throw err;
+    }
     this.o.events.publish('network', 'create', id, { name, type: 'bridge' });
     return { id, warning };
   }

@@ -68,9 +68,14 @@ export class SystemService {
       const bytes = crypto.randomBytes(48);
       const chars = Array.from(bytes, (b) => b32[b % 32]).join('');
       id = chars.match(/.{4}/g)!.slice(0, 12).join(':');
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p + '.tmp', id);
-      fs.renameSync(p + '.tmp', p);
+      try {
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p + '.tmp', id);
+        fs.renameSync(p + '.tmp', p);
+      } catch {
+        // a full disk: this process keeps the id (the daemon makes it at start, so this is rare)
+        fs.rmSync(p + '.tmp', { force: true });
+      }
     }
     this.engineId = id;
     return id;

@@ -151,7 +151,14 @@ export class VolumeService {
         throw systemError(`error while mounting volume '${v.Mountpoint}': ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
       }
     }
-    await writeFileAtomic(path.join(dir, 'meta.json'), JSON.stringify(v));
+    try {
+      await writeFileAtomic(path.join(dir, 'meta.json'), JSON.stringify(v));
+    } catch (err) {
+      // not recorded (a full disk): nothing of it stays
+      if (v.Options?.type || v.Options?.device) await execFileP('umount', [v.Mountpoint]).catch(() => undefined);
+      await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
     this.vols.set(n, v);
     this.events.publish('volume', 'create', n, { driver: 'local' });
     return v;

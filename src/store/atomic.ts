@@ -5,14 +5,22 @@ import * as path from 'node:path';
 export async function writeFileAtomic(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const fh = await fs.promises.open(tmp, 'w', mode);
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
+    const fh = await fs.promises.open(tmp, 'w', mode);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    // nothing half-written stays (a full disk leaves the old file as it was), and the error names the file
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e === 'object' && e.code && !e.path) e.path = file;
+    throw err;
   }
-  await fs.promises.rename(tmp, file);
 }
 
 export function readJSONFileSync<T>(file: string): T | undefined {
