@@ -1,7 +1,7 @@
 // Pull, push and login through berth's registry client, with the engine's progress streams. Pulled layers are
 // written with Content.Write (resumable: an interrupted download continues with a Range request), in parallel,
 // under a lease, then unpacked by the image service's storeImage.
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream, sha256Digest, writeBlob } from '../containerd/content';
 import { withLease } from '../containerd/leases';
@@ -282,13 +282,19 @@ export class RegistryService {
           l.digest,
           l.size,
           () => {
+            // Counted as it passes through: a 'data' listener on the source would set it flowing before the upload
+            // reads it, and a small blob's only chunk went nowhere (the body fell short of its Content-Length).
             let current = 0;
             const src = readBlobStream(this.d.ctr, l.digest);
-            src.on('data', (c: Buffer) => {
-              current += c.length;
-              if (show(current)) progress({ status: 'Pushing', progressDetail: { current, total: l.size }, progress: progressBar(current, l.size), id: sid });
+            const counted = new Transform({
+              transform(c: Buffer, _enc, done) {
+                current += c.length;
+                if (show(current)) progress({ status: 'Pushing', progressDetail: { current, total: l.size }, progress: progressBar(current, l.size), id: sid });
+                done(null, c);
+              },
             });
-            return src;
+            src.on('error', (err) => counted.destroy(err));
+            return src.pipe(counted);
           },
           signal,
         );
