@@ -172,7 +172,9 @@ export async function startTestBerth(opts: { logLevel?: string; config?: Partial
         await new Promise((r) => execFile('ip', ['link', 'delete', n.bridge], () => r(undefined)));
         await removeRules(bridgeRules(n.bridge, n.subnet, n.internal));
       }
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      // An exit the closed daemon was still finishing (its network teardown writes the IPAM record) can land in the
+      // folder while it is removed (ENOTEMPTY): retried for up to 2 s.
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
   return t;
