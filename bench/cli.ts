@@ -8,20 +8,18 @@
 // BERTH_BASE_DIST=/path/to/an/older/dist adds a second berthd built from it (another namespace, same containerd),
 // interleaved with the first: before/after figures from one run.
 // Run: npm run bench:cli [samples] [rounds]
-import { spawn, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Containerd } from '../src/containerd/client';
-import { bridgeRules, removeRules } from '../src/network/bridge';
 import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { removeScratch, stopBerthd } from './scratch';
 
-const execFileP = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -162,19 +160,10 @@ async function main(): Promise<void> {
     };
     console.log(JSON.stringify(report, null, 2));
   } finally {
-    for (const b of [berthd, base]) {
-      if (!b) continue;
-      b.kill('SIGTERM');
-      await new Promise((r) => (b.exitCode !== null ? r(undefined) : b.once('exit', r)));
-    }
+    for (const b of [berthd, base]) await stopBerthd(b);
     await cleanupNamespace(ctr);
     if (base) await cleanupNamespace(ctr.withNamespace(`${ns}-base`));
-    process.kill(ctd.pid, 'SIGTERM');
-    for (const b of [bridge, ...(base ? [baseBridge] : [])]) {
-      await execFileP('ip', ['link', 'delete', b.name]).catch(() => undefined);
-      await removeRules(bridgeRules(b.name, b.subnet, false));
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeScratch({ ctdPid: ctd.pid, bridges: [bridge, ...(base ? [baseBridge] : [])], dir });
   }
 }
 

@@ -15,11 +15,8 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { mkfifos, openReader } from '../src/runtime/fifo';
 import { generateSpec } from '../src/translate/spec';
-import { bridgeRules, removeRules } from '../src/network/bridge';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { removeScratch } from './scratch';
 
-const execFileP = promisify(execFile);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -119,10 +116,7 @@ async function main(): Promise<void> {
   } finally {
     await daemon.close();
     await cleanupNamespace(ctr.withNamespace(ns));
-    if (ctd.pid) process.kill(ctd.pid, 'SIGTERM');
-    await execFileP('ip', ['link', 'delete', config.bridgeName]).catch(() => undefined);
-    await removeRules(bridgeRules(config.bridgeName, config.bridgeSubnet, false));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeScratch({ ctdPid: ctd.pid, bridges: [{ name: config.bridgeName, subnet: config.bridgeSubnet }], dir });
   }
 }
 

@@ -7,20 +7,17 @@
 // Run: npm run bench:load [seconds] [clients,clients]   (defaults 60 and 64,200; REF_SOCK / REF_PID override the
 // reference's socket and pid file, default /work/ref/docker.sock and /work/ref/docker.pid; BERTH_LOAD_TARGETS=berth
 // or =reference runs one side only)
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Containerd } from '../src/containerd/client';
-import { bridgeRules, removeRules } from '../src/network/bridge';
 import { request, type TestResponse } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace, listSnapshots } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { removeScratch, stopBerthd } from './scratch';
 
-const execFileP = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const REF = process.env.REF_SOCK ?? '/work/ref/docker.sock';
 const REF_PID = process.env.REF_PID ?? '/work/ref/docker.pid';
@@ -235,14 +232,10 @@ async function main(): Promise<void> {
       }
     console.log(JSON.stringify({ seconds, levels, loadAverage: os.loadavg().map(round), results }, null, 2));
   } finally {
-    berthd.kill('SIGTERM');
-    await new Promise((r) => (berthd.exitCode !== null ? r(undefined) : berthd.once('exit', r)));
+    await stopBerthd(berthd);
     await cleanupNamespace(ctr);
     ctr.close();
-    if (ctd.pid) process.kill(ctd.pid, 'SIGTERM');
-    await execFileP('ip', ['link', 'delete', bridge]).catch(() => undefined);
-    await removeRules(bridgeRules(bridge, subnet, false));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeScratch({ ctdPid: ctd.pid, bridges: [{ name: bridge, subnet }], dir });
   }
 }
 

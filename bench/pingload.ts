@@ -9,17 +9,14 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Containerd } from '../src/containerd/client';
-import { bridgeRules, removeRules } from '../src/network/bridge';
 import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer } from './log-writers';
+import { removeScratch, stopBerthd } from './scratch';
 
-const execFileP = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
@@ -121,13 +118,9 @@ async function main(): Promise<void> {
     const ref = (await ping(REF_SOCK)) && fs.existsSync(refPidFile) ? await measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes) : 'not answering';
     console.log(JSON.stringify({ load: os.loadavg().map(r2), mibPerContainer: bytes >> 20, berth, reference: ref, goals: { busyPingP99Ms: '< 5' } }, null, 2));
   } finally {
-    berthd.kill('SIGTERM');
-    await new Promise((r) => (berthd.exitCode !== null ? r(undefined) : berthd.once('exit', r)));
+    await stopBerthd(berthd);
     await cleanupNamespace(ctr);
-    process.kill(ctd.pid, 'SIGTERM');
-    await execFileP('ip', ['link', 'delete', bridge.name]).catch(() => undefined);
-    await removeRules(bridgeRules(bridge.name, bridge.subnet, false));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeScratch({ ctdPid: ctd.pid, bridges: [bridge], dir });
   }
 }
 

@@ -14,16 +14,13 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Containerd } from '../src/containerd/client';
-import { bridgeRules, removeRules } from '../src/network/bridge';
 import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { removeScratch, stopBerthd } from './scratch';
 
-const execFileP = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
 const REF_PIDFILE = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
@@ -236,16 +233,12 @@ async function main(): Promise<void> {
     }
     console.log(JSON.stringify({ load: os.loadavg().map(r1), berth, reference: ref, goals: { rssMB: '<= 150 at 1000', dockerPsMs: '<= 20', dockerStatsNoStreamMs: '<= 2000', dieMedianMs: '<= 5', startupMs: '<= 3000', idleRssMB: '<= 60' } }, null, 2));
   } finally {
-    berthd.kill('SIGTERM');
-    await new Promise((r) => (berthd.exitCode !== null ? r(undefined) : berthd.once('exit', r)));
+    await stopBerthd(berthd);
     await pool(refIds.length, 8, async (i) => {
       await request(REF_SOCK, 'DELETE', `/v1.24/containers/${refIds[i]}?force=1`).catch(() => undefined);
     });
     await cleanupNamespace(ctr);
-    process.kill(ctd.pid, 'SIGTERM');
-    await execFileP('ip', ['link', 'delete', bridge.name]).catch(() => undefined);
-    await removeRules(bridgeRules(bridge.name, bridge.subnet, false));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeScratch({ ctdPid: ctd.pid, bridges: [bridge], dir });
   }
 }
 

@@ -1,0 +1,26 @@
+// A bench's scratch berth taken down: the berthd it ran stopped and waited for, its private containerd stopped, the
+// bridges it made and their iptables rules removed, its folder gone (each bench empties its containerd namespaces
+// first, while that containerd still runs).
+import { ChildProcess, execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import { promisify } from 'node:util';
+import { bridgeRules, removeRules } from '../src/network/bridge';
+import { exited } from '../test/helpers/berthd-process';
+
+const execFileP = promisify(execFile);
+
+/** SIGTERM, then waits for the exit. */
+export async function stopBerthd(child: ChildProcess | undefined): Promise<void> {
+  if (!child) return;
+  child.kill('SIGTERM');
+  await exited(child);
+}
+
+export async function removeScratch(o: { ctdPid: number | undefined; bridges: { name: string; subnet: string }[]; dir: string }): Promise<void> {
+  if (o.ctdPid) process.kill(o.ctdPid, 'SIGTERM');
+  for (const b of o.bridges) {
+    await execFileP('ip', ['link', 'delete', b.name]).catch(() => undefined);
+    await removeRules(bridgeRules(b.name, b.subnet, false));
+  }
+  fs.rmSync(o.dir, { recursive: true, force: true });
+}
