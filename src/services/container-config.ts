@@ -26,9 +26,10 @@ import type { HostConfig, OciMount } from '../types/config';
 import type { ContainerRecord, MountPoint } from '../types/container';
 import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
-import { layerDirs, MountLike, readLayered, resolveUser, type ResolvedUser } from './rootfs';
+import { layerDirs, layeredProbe, MountLike, readLayered, resolveUser, type ResolvedUser } from './rootfs';
 import { contentSize } from '../fs/usage';
-import { findOverlayByUpper } from '../fs/mounts';
+import { findOverlayByUpper, mountSnapshot, unmount } from '../fs/mounts';
+import { cleanPath, resolveInScope } from '../fs/resolve';
 import type { ContainerServiceDeps } from './containers';
 
 const execFileP = promisify(execFile);
@@ -120,6 +121,7 @@ export class ContainerConfigurator {
       const hostname = config.Hostname || (req.hostConfig.NetworkMode === 'host' ? os.hostname() : id.slice(0, 12));
       config.Hostname = hostname;
       config.Image = req.config.Image;
+      if (config.WorkingDir) config.WorkingDir = cleanPath(config.WorkingDir);
       const hc = { ...req.hostConfig };
       hc.LogConfig = withDaemonLogDefaults(hc.LogConfig, this.d.logDefaults ?? { Type: 'json-file', Config: {} });
       if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
@@ -155,6 +157,7 @@ export class ContainerConfigurator {
       await this.d.networking.writeEtcFiles(rec);
       const mounts = await this.prepareRootfs(id, img.chainId);
       undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
+      await this.setupWorkingDir(id, config.WorkingDir, mounts);
       // the image's layers (the init layer is the top one below the rw directory)
       const lower = layerDirs(mounts).lower.slice(1);
       rec.MountPoints = await this.resolveMounts(rec, lower, undo);
@@ -168,6 +171,40 @@ export class ContainerConfigurator {
     } catch (err) {
       for (const u of undo.reverse()) await u().catch(() => undefined);
       throw err;
+    }
+  }
+
+  /**
+   * The working directory, made at create in the container's own layer as the engine makes it (missing parts
+   * 0755, root's): one that is a file in the image or the init layer, itself or through a symlink, refuses the
+   * create with the engine's message (the engine answers 500, berth 400; a part below a file is the engine's lstat
+   * message with the container's path, not the host's). The layers are read without a mount; the snapshot is
+   * mounted only when something is to be made.
+   */
+  private async setupWorkingDir(id: string, wd: string | undefined, mounts: snapshotApi.SnapshotMount[]): Promise<void> {
+    if (!wd || wd === '/' || !mounts[0]) return;
+    const dirs = layerDirs(mounts as MountLike[]);
+    const probe = layeredProbe([...(dirs.upper ? [dirs.upper] : []), ...dirs.lower]);
+    const target = resolveInScope({ root: '/', mounts: [], probe }, wd).containerPath;
+    const parts = target.split('/').filter(Boolean);
+    let missing = false;
+    for (let i = 1; i <= parts.length && !missing; i++) {
+      const kind = probe.lstat(`/${parts.slice(0, i).join('/')}`);
+      if (kind === undefined) missing = true;
+      else if (kind !== 'dir') throw invalidParameter(i === parts.length ? `Cannot mkdir: ${wd} is not a directory` : `lstat ${wd}: not a directory`);
+    }
+    if (!missing) return;
+    const mnt = path.join(this.d.execRoot, 'fs', `${id.slice(0, 12)}-wd-${crypto.randomBytes(4).toString('hex')}`);
+    await fs.promises.mkdir(mnt, { recursive: true, mode: 0o700 });
+    try {
+      await mountSnapshot(mnt, mounts[0] as MountLike);
+      try {
+        await fs.promises.mkdir(path.join(mnt, target), { recursive: true, mode: 0o755 });
+      } finally {
+        await unmount(mnt);
+      }
+    } finally {
+      await fs.promises.rm(mnt, { recursive: true, force: true });
     }
   }
 

@@ -2,6 +2,7 @@
 // directories (top first); a file is taken from the first layer that has it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { FsProbe } from '../fs/resolve';
 
 export interface MountLike {
   type: string;
@@ -31,6 +32,42 @@ export function readLayered(dirs: string[], file: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The entries of a snapshot's layers (top first) as its overlay shows them, for path resolution (fs/resolve) without
+ * a mount: the first layer holding a path wins, an overlay whiteout (a 0:0 character device) or an OCI `.wh.` file
+ * hides it, and a non-directory in a layer hides whatever lies below it there. Opaque directories (an xattr) are not
+ * read: a lower layer's entry under one still shows.
+ */
+export function layeredProbe(dirs: string[]): FsProbe {
+  const find = (p: string): { dir: string; st: fs.Stats } | undefined => {
+    const rel = p.replace(/^\/+/, '');
+    for (const d of dirs) {
+      if (rel && fs.existsSync(path.join(d, path.dirname(rel), `.wh.${path.basename(rel)}`))) return undefined;
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(path.join(d, rel));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+        continue;
+      }
+      if (st.isCharacterDevice() && st.rdev === 0) return undefined;
+      return { dir: d, st };
+    }
+    return undefined;
+  };
+  return {
+    lstat(p) {
+      const f = find(p);
+      return !f ? undefined : f.st.isSymbolicLink() ? 'symlink' : f.st.isDirectory() ? 'dir' : 'other';
+    },
+    readlink(p) {
+      const f = find(p);
+      if (!f) throw new Error(`readlink ${p}: no such file or directory`);
+      return fs.readlinkSync(path.join(f.dir, p.replace(/^\/+/, '')));
+    },
+  };
 }
 
 export interface ResolvedUser {

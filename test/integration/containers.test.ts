@@ -308,3 +308,45 @@ describe('attach over a websocket', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('WorkingDir, as the 20.10 reference answers it', () => {
+  test('relative: 400; a file (in the image, through a symlink, the init layer\'s /etc/hosts, below a file): the engine\'s message, 400 (the reference: 500), nothing left', async () => {
+    for (const v of ['1.18', '1.24']) {
+      const r = await b.request('POST', `/v${v}/containers/create?name=wd-rel`, { body: { Image: 'busybox', Cmd: ['pwd'], WorkingDir: 'rel' } });
+      expect([r.status, v === '1.18' ? r.text : r.json().message]).toEqual([400, `the working directory 'rel' is invalid, it needs to be an absolute path${v === '1.18' ? '\n' : ''}`]);
+    }
+    const cases: [string, string][] = [
+      ['/bin/busybox', 'Cannot mkdir: /bin/busybox is not a directory'],
+      ['/bin/sh', 'Cannot mkdir: /bin/sh is not a directory'],
+      ['/etc/hosts/', 'Cannot mkdir: /etc/hosts is not a directory'],
+      ['/bin/busybox/x', 'lstat /bin/busybox/x: not a directory'],
+    ];
+    for (const [wd, message] of cases) {
+      const r = await b.request('POST', '/v1.24/containers/create?name=wd-file', { body: { Image: 'busybox', Cmd: ['pwd'], WorkingDir: wd } });
+      expect([wd, r.status, r.json().message]).toEqual([wd, 400, message]);
+    }
+    const left = await b.request('GET', `/v1.24/containers/json?all=1&filters=${encodeURIComponent('{"name":["wd-"]}')}`);
+    expect(left.json()).toEqual([]);
+    // no rw snapshot of a refused create is left (they are named by container id)
+    const { names } = await import('../../src/containerd/snapshots');
+    const snaps = await names(b.daemon.ctr, 'overlayfs');
+    const ids = new Set(((await b.request('GET', '/v1.24/containers/json?all=1')).json() as { Id: string }[]).map((c) => c.Id));
+    expect(snaps.filter((n) => /^[0-9a-f]{64}$/.test(n) && !ids.has(n))).toEqual([]);
+  });
+
+  test('a missing one is made at create (cleaned, 0755, root\'s), shown by changes and used by the process', async () => {
+    const id = await create({ Cmd: ['sh', '-c', 'pwd; stat -c "%a %u" .'], WorkingDir: '/tmp//x/../y/', HostConfig: { NetworkMode: 'none' } }, 'wd-made');
+    expect((await inspect(id)).Config.WorkingDir).toBe('/tmp/y');
+    // as the reference's (asked with /bin/sub/x): the existing parent changed, the new parts added
+    expect((await b.request('GET', `/v1.24/containers/${id}/changes`)).json()).toEqual([{ Path: '/tmp', Kind: 0 }, { Path: '/tmp/y', Kind: 1 }]);
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    expect((await post(`/v1.24/containers/${id}/wait`)).json().StatusCode).toBe(0);
+    const out = new FrameDecoder().push((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1`)).body).map((f) => f.payload.toString()).join('');
+    expect(out).toBe('/tmp/y\n755 0\n');
+    // an existing directory, also through a symlink, is left as it is
+    const id2 = await create({ Cmd: ['pwd'], WorkingDir: '/home/app', HostConfig: { NetworkMode: 'none' } });
+    expect((await b.request('GET', `/v1.24/containers/${id2}/changes`)).json()).toBeNull();
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+    await b.request('DELETE', `/v1.24/containers/${id2}`);
+  });
+});

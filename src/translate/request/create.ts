@@ -145,6 +145,7 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
   const warnings: string[] = [];
   if (c.Hostname && supports(v, 'CreateHostnameRFC1123') && !RFC1123.test(c.Hostname)) throw invalidParameter(`invalid hostname format: ${c.Hostname}`);
   validateHealth(c.Healthcheck);
+  if (c.WorkingDir && !c.WorkingDir.startsWith('/')) throw invalidParameter(`the working directory '${c.WorkingDir}' is invalid, it needs to be an absolute path`);
   if (hc.BlkioWeight && (hc.BlkioWeight < 10 || hc.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
   if (hc.MemorySwappiness !== undefined && hc.MemorySwappiness !== null && hc.MemorySwappiness !== -1 && (hc.MemorySwappiness < 0 || hc.MemorySwappiness > 100))
     throw invalidParameter(`Invalid value: ${hc.MemorySwappiness}, valid memory swappiness range is 0-100`);
