@@ -7,7 +7,6 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import { info as blobInfo, readBlob } from '../containerd/content';
 import { withLease } from '../containerd/leases';
-import { conflict } from '../errors';
 import { familiarName, fullName, parseReference, withDefaultTag, withTag } from '../translate/reference';
 import { applyChanges } from '../translate/request/changes';
 import { BERTH_VERSION } from '../version';
@@ -129,10 +128,9 @@ export class CommitService {
     }
     const base = await this.images.resolve(rec.Image);
     const baseManifest = await this.images.manifestOf(base);
-    const paused = o.pause && rec.State.Running && !rec.State.Paused;
-    if (paused) await taskApi.pause(this.ctr, rec.Id).catch((err) => {
-      throw conflict(`Cannot pause container ${rec.Id}: ${(err as Error).message}`);
-    });
+    // The engine pauses for the copy and goes on without the pause when it fails (runc's cgroup v1 freezer can
+    // fail to freeze a container that forks busily; berth answered 409 there); only a pause made is undone.
+    const paused = o.pause && rec.State.Running && !rec.State.Paused && (await taskApi.pause(this.ctr, rec.Id).then(() => true, () => false));
     try {
       return await withLease(this.ctr, 'berth-commit', async (lease) => {
         // against the init layer below the rw snapshot (the image's shared one; `<id>-init` for containers made before it)
