@@ -5,15 +5,26 @@ import type { Containerd } from './client';
 export interface TaskEventHandler {
   /** One event: `/tasks/exit`, `/tasks/oom`, ...; `payload()` unpacks it (throws when it cannot be decoded). */
   event(topic: string, payload: <T>() => T | undefined): void;
-  /** The stream ended or failed. */
+  /** containerd accepted the subscription (its response headers arrived). */
+  opened?(): void;
+  /** The stream ended or failed: called once per subscription. */
   closed(): void;
 }
 
 /** Subscribes to the namespace's `/tasks/*` events; cancel() ends the subscription. */
 export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler): { cancel(): void } {
   const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace},topic~="^/tasks/"`] }, ctr.metadata());
+  // grpc-js ends a failed stream with both 'end' and 'error': each subscription reports its close once (twice
+  // made every failed subscription two new ones, doubling while containerd was away)
+  let done = false;
+  const close = () => {
+    if (done) return;
+    done = true;
+    h.closed();
+  };
+  stream.on('metadata', () => h.opened?.());
   stream.on('data', (env: { topic: string; event: { type_url: string; value: Buffer } }) => h.event(env.topic, <T>() => ctr.any.unpack<T>(env.event)));
-  stream.on('error', () => h.closed());
-  stream.on('end', () => h.closed());
+  stream.on('error', close);
+  stream.on('end', close);
   return stream;
 }

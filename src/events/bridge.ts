@@ -2,6 +2,7 @@
 // (OOM kills, and task exits as a second source next to Tasks.Wait). Reconnects with backoff when containerd
 // restarts or the stream breaks.
 import type { Containerd } from '../containerd/client';
+import { backoffMs } from '../containerd/backoff';
 import { subscribeTaskEvents } from '../containerd/events';
 import type { Logger } from '../log';
 import { fromProtoTime } from '../translate/time';
@@ -15,21 +16,26 @@ export interface RuntimeEvents {
 export class EventBridge {
   private stopped = false;
   private call?: { cancel(): void };
-  private backoff = 100;
+  /** The current subscription's token: closes of earlier ones are ignored. */
+  private current?: object;
+  private timer?: NodeJS.Timeout;
+  /** Subscriptions in a row that closed before containerd accepted one. */
+  private failures = 0;
 
   constructor(private readonly ctr: Containerd, private readonly handlers: RuntimeEvents, private readonly logger: Logger) {}
 
   start(): void {
-    if (this.stopped) return;
-    const again = () => {
-      if (this.stopped) return;
-      this.call = undefined;
-      setTimeout(() => this.start(), this.backoff).unref();
-      this.backoff = Math.min(this.backoff * 2, 5000);
-    };
-    this.call = subscribeTaskEvents(this.ctr, {
+    if (this.stopped || this.current) return;
+    this.timer = undefined;
+    let accepted = false;
+    const token = {};
+    this.current = token;
+    const call = subscribeTaskEvents(this.ctr, {
+      opened: () => {
+        accepted = true;
+        this.failures = 0;
+      },
       event: (topic, payload) => {
-        this.backoff = 100;
         try {
           if (topic === '/tasks/oom') {
             const ev = payload<{ container_id: string }>();
@@ -42,12 +48,27 @@ export class EventBridge {
           this.logger.warn('cannot decode containerd event', { topic, err: String(err) });
         }
       },
-      closed: again,
+      // one subscription at a time: the next one after a wait that grows while containerd stays away
+      closed: () => {
+        if (this.current !== token) return;
+        this.current = undefined;
+        this.call = undefined;
+        if (this.stopped) return;
+        if (!accepted) this.failures++;
+        if (this.failures === 1) this.logger.warn('containerd event stream closed; subscribing again with a back-off');
+        this.timer = setTimeout(() => this.start(), backoffMs(this.failures, 200, 5000));
+        this.timer.unref();
+      },
     });
+    if (this.current === token) this.call = call;
   }
 
   close(): void {
     this.stopped = true;
-    this.call?.cancel();
+    if (this.timer) clearTimeout(this.timer);
+    const call = this.call;
+    this.call = undefined;
+    this.current = undefined;
+    call?.cancel();
   }
 }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as taskApi from '../containerd/tasks';
 import * as containerApi from '../containerd/containers';
 import * as snapshotApi from '../containerd/snapshots';
+import { backoffMs } from '../containerd/backoff';
 import { isGrpcNotFound } from '../containerd/errors';
 import type { Logger } from '../log';
 import { ContainerIO } from '../runtime/io';
@@ -70,7 +71,7 @@ export class ContainerMonitor {
           const rec = this.d.store.get(id);
           if (this.closed || !rec?.State.Running || rec.State.Pid !== pid || live.recordedPid === pid) return;
           if (attempt === 0) this.d.logger.warn('wait failed; asking again until containerd answers', { id, err: String(err) });
-          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2000)));
+          await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, 200, 2000)));
         }
       }
       await this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
