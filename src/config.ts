@@ -15,6 +15,10 @@ export interface Config {
   /** Subnet for berth's default bridge (issue 6). */
   bridgeSubnet: string;
   bridgeName: string;
+  /** `--ipv6` / "ipv6": the default bridge is dual-stack (its IPv6 subnet is `fixedCidrV6`, which it then needs). */
+  ipv6: boolean;
+  /** `--fixed-cidr-v6` / "fixed-cidr-v6": the default bridge's IPv6 subnet (listed without --ipv6, used with it). */
+  fixedCidrV6?: string;
   /** cgroup parent for containers (`/berth` → /sys/fs/cgroup/<ctl>/berth/<id>). */
   cgroupParent: string;
   /** Where legacy plugins' sockets are found and managed plugins' sockets appear (the engine's /run/docker/plugins). */
@@ -82,6 +86,7 @@ export const DEFAULTS: Config = {
   logLevel: 'info',
   bridgeSubnet: '172.31.0.0/16',
   bridgeName: 'berth0',
+  ipv6: false,
   cgroupParent: '/berth',
   pluginSocketDir: '/run/docker/plugins',
   pluginSpecDirs: ['/etc/docker/plugins', '/usr/lib/docker/plugins'],
@@ -123,6 +128,8 @@ Options:
       --api-cors-header string  Set CORS headers in the Engine API
       --bridge-subnet string Subnet of berth's default bridge (default "172.31.0.0/16")
       --bridge-name string   Interface name of berth's default bridge (default "berth0")
+      --ipv6                 Enable IPv6 networking on the default bridge (needs --fixed-cidr-v6)
+      --fixed-cidr-v6 string IPv6 subnet of the default bridge
       --cgroup-parent string Parent cgroup for containers (default "/berth")
       --cluster-store string  etcd://HOST:PORT[,HOST:PORT]: keep swarm mode's state in this existing etcd
       --swarm-min-cert-expiry int  Shortest node certificate expiry accepted, in seconds (default 3600; for tests)
@@ -232,6 +239,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         break;
       case '--bridge-name':
         c.bridgeName = val();
+        break;
+      case '--ipv6':
+        c.ipv6 = c.given.ipv6 = bool(a, inline);
+        break;
+      case '--fixed-cidr-v6':
+        c.fixedCidrV6 = c.given['fixed-cidr-v6'] = val();
         break;
       case '--cgroup-parent':
         c.cgroupParent = c.given['cgroup-parent'] = val();

@@ -58,6 +58,7 @@ import { networkRoutes } from './handlers/networks';
 import { FilesystemService } from './services/filesystem';
 import { filesystemRoutes } from './handlers/filesystem';
 import { BERTH_VERSION } from './version';
+import { canonicalCidr6 } from './network/ipam';
 import { effectiveLogLevel, readDaemonFile, reloadAttributes, reloadInto } from './daemon-config';
 import { BuildService } from './builder/builder';
 import { buildRoutes } from './handlers/build';
@@ -98,6 +99,18 @@ function checkDaemonLogConfig(driver: string, opts: Record<string, string>): voi
   }
 }
 
+/** The default bridge's IPv6 subnet (--ipv6, --fixed-cidr-v6), checked as the engine checks them at start. */
+export function bridgeSubnet6(config: Config): string | undefined {
+  const fail = (m: string) => new StartError(`failed to start daemon: Error initializing network controller: ${m}`);
+  if (config.ipv6 && !config.fixedCidrV6) throw fail('IPv6 is enabled for the default bridge, but no subnet is configured. Specify an IPv6 subnet using --fixed-cidr-v6');
+  if (!config.fixedCidrV6) return undefined;
+  try {
+    return canonicalCidr6(config.fixedCidrV6);
+  } catch {
+    throw fail(`invalid CIDR address: ${config.fixedCidrV6}`);
+  }
+}
+
 export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
   // What to listen on is settled first: a refused configuration (unauthenticated TCP, unreadable certificates, an
   // unknown group, fd:// without systemd's sockets) starts nothing.
@@ -106,6 +119,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const group = hostPlan.specs.some((s) => s.kind === 'unix') ? socketGroup(config.group) : { gid: 0 };
   const activated = activatedFds();
   checkDaemonLogConfig(config.logDriver, config.logOpts);
+  const bridgeV6 = bridgeSubnet6(config);
   const targets = hostPlan.specs.flatMap((spec, i): { address: string; spec: HostSpec }[] =>
     spec.kind === 'fd' ? fdsFor(spec, activated).map((fd) => ({ address: config.hosts[i], spec: { kind: 'fd', fd } })) : [{ address: config.hosts[i], spec }],
   );
@@ -130,7 +144,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse });
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
-  const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, events, logger });
+  const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, bridgeIPv6: config.ipv6, bridgeSubnet6: bridgeV6, events, logger });
   const dns = new DnsService({ store, networks, logger, dnsDefaults: config.dns });
   const networking = new ContainerNetworking({ networks, store, logger, dns, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
   // Task FIFOs are made ahead, many per mkfifo(1) run, beside the containers' FIFO folders (renamed into place).

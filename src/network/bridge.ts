@@ -1,5 +1,6 @@
 // Bridge-driver networks through CNI: loopback, the bridge plugin with host-local IPAM (leases under the data
 // root, released on teardown), portmap for published ports and firewall, into a container's named netns.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -8,7 +9,7 @@ import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { rangeBounds } from './ipam';
+import { macAddress6, rangeBounds } from './ipam';
 import type { CniResult, Endpoint, PortBinding } from '../types/network';
 
 const execFileP = promisify(execFile);
@@ -75,6 +76,8 @@ export interface BridgeOptions {
   /** The IPv6 subnet and gateway of a dual-stack network (EnableIPv6). */
   subnet6?: string;
   gateway6?: string;
+  /** IPv6 addresses are the subnet's prefix and the interface's MAC (made here when not given), not allocated. */
+  v6FromMac?: boolean;
   /** Addresses the allocator must never hand out (IPAM AuxiliaryAddresses). */
   reserved?: string[];
   internal?: boolean;
@@ -202,9 +205,17 @@ export class BridgeNetwork {
     await this.ready;
     const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
     const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
-    const ips = [...(a.ip ? [`${a.ip}/${this.opts.subnet.split('/')[1]}`] : []), ...(a.ip6 && this.opts.subnet6 ? [`${a.ip6}/${this.opts.subnet6.split('/')[1]}`] : [])];
+    let mac = a.mac;
+    let ip6 = a.ip6;
+    if (this.opts.v6FromMac && this.opts.subnet6 && !ip6) {
+      // a locally administered MAC with the engine's 02:42 prefix (the engine takes the rest from the IPv4 address,
+      // which host-local only picks during the ADD)
+      mac ??= `02:42:${[...crypto.randomBytes(4)].map((x) => x.toString(16).padStart(2, '0')).join(':')}`;
+      ip6 = macAddress6(this.opts.subnet6, mac);
+    }
+    const ips = [...(a.ip ? [`${a.ip}/${this.opts.subnet.split('/')[1]}`] : []), ...(ip6 && this.opts.subnet6 ? [`${ip6}/${this.opts.subnet6.split('/')[1]}`] : [])];
     if (ips.length) runtimeConfig.ips = ips;
-    if (a.mac) runtimeConfig.mac = a.mac;
+    if (mac) runtimeConfig.mac = mac;
     const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
     const list = this.listFor(plan.mappings.length > 0);
     let result: CniResult | undefined;

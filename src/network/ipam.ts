@@ -143,6 +143,22 @@ export function overlaps6(a: Cidr6, b: Cidr6): boolean {
   return (a.base & mask6(p)) === (b.base & mask6(p));
 }
 
+/** A subnet as Go prints a parsed one (the network address, `2001:db8:1::5/64` → `2001:db8:1::/64`). */
+export function canonicalCidr6(subnet: string): string {
+  const c = parseCidr6(subnet);
+  return `${bigToIp6(c.base)}/${c.prefix}`;
+}
+
+/**
+ * The default bridge's IPv6 address for an interface, as the engine's bridge driver makes it when the subnet leaves
+ * at least 48 host bits: the subnet's prefix with the MAC address as the last six bytes.
+ */
+export function macAddress6(subnet: string, mac: string): string {
+  const c = parseCidr6(subnet);
+  const low = BigInt(`0x${mac.split(':').join('')}`);
+  return bigToIp6((c.base & ~((1n << 48n) - 1n)) | low);
+}
+
 /** A subnet's first address, the engine's default IPv6 gateway too. */
 export function defaultGateway6(subnet: string): string {
   return bigToIp6(parseCidr6(subnet).base + 1n);

@@ -327,7 +327,7 @@ export class ContainerNetworking {
         return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
       }),
       ...links,
-      ...(own ? [`${own.ip}\t${host}`] : []),
+      ...(own ? [`${own.ip}\t${host}`, ...(own.ip6 ? [`${own.ip6}\t${host}`] : [])] : []),
       ...this.peerLines(rec),
     ];
     // In place: the file is bind-mounted into the container, so its inode must stay.

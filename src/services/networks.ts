@@ -22,6 +22,9 @@ export interface NetworkServiceOptions {
   dataRoot: string;
   bridgeName: string;
   bridgeSubnet: string;
+  /** --ipv6: the default bridge is dual-stack on bridgeSubnet6 (--fixed-cidr-v6, which is listed either way). */
+  bridgeIPv6?: boolean;
+  bridgeSubnet6?: string;
   events: EventPublisher;
   logger: Logger;
 }
@@ -56,7 +59,9 @@ export class NetworkService {
         Name: 'bridge',
         Id: '',
         Driver: 'bridge',
-        IPAM: { Driver: 'default', Options: null, Config: [{ Subnet: this.o.bridgeSubnet, Gateway: defaultGateway(this.o.bridgeSubnet) }] },
+        // as the engine lists it: the IPv6 subnet without its gateway
+        IPAM: { Driver: 'default', Options: null, Config: [{ Subnet: this.o.bridgeSubnet, Gateway: defaultGateway(this.o.bridgeSubnet) }, ...(this.o.bridgeSubnet6 ? [{ Subnet: this.o.bridgeSubnet6 }] : [])] },
+        EnableIPv6: !!this.o.bridgeIPv6,
         Options: {
           'com.docker.network.bridge.default_bridge': 'true',
           'com.docker.network.bridge.enable_icc': 'true',
@@ -74,8 +79,8 @@ export class NetworkService {
       const have = [...this.nets.values()].find((n) => n.Predefined && n.Name === w.Name);
       if (have) {
         // The default bridge follows the daemon's flags.
-        if (w.Name === 'bridge' && (have.BridgeName !== w.BridgeName || have.IPAM.Config[0]?.Subnet !== this.o.bridgeSubnet)) {
-          Object.assign(have, { IPAM: w.IPAM, Options: w.Options, BridgeName: w.BridgeName });
+        if (w.Name === 'bridge' && (have.BridgeName !== w.BridgeName || JSON.stringify(have.IPAM.Config) !== JSON.stringify(w.IPAM.Config) || have.EnableIPv6 !== w.EnableIPv6)) {
+          Object.assign(have, { IPAM: w.IPAM, Options: w.Options, BridgeName: w.BridgeName, EnableIPv6: w.EnableIPv6 });
           this.persistSync(have);
         }
         continue;
@@ -102,7 +107,9 @@ export class NetworkService {
         gateway: ipam.Gateway,
         ipRange: ipam.IPRange,
         subnet6: ipam6?.Subnet,
-        gateway6: ipam6?.Gateway,
+        gateway6: ipam6?.Subnet ? ipam6.Gateway ?? defaultGateway6(ipam6.Subnet) : undefined,
+        // the engine's default bridge makes an interface's IPv6 address from its MAC when 48 host bits are left
+        v6FromMac: !!(n.Predefined && ipam6?.Subnet && parseCidr6(ipam6.Subnet).prefix <= 80),
         reserved: Object.values(ipam.AuxiliaryAddresses ?? {}),
         internal: n.Internal,
         dataRoot: this.o.dataRoot,

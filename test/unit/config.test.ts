@@ -1,4 +1,5 @@
 import { parseArgs, DEFAULT_HOST } from '../../src/config';
+import { bridgeSubnet6 } from '../../src/daemon';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { parseHost, checkHosts, socketGroup, activatedFds, fdsFor } from '../../src/http/listeners';
@@ -34,6 +35,21 @@ describe('berthd flags', () => {
     const c = parseArgs(['--plugin-socket-dir', '/s', '--plugin-spec-dir', '/a', '--plugin-spec-dir=/b']);
     if (typeof c === 'string') throw new Error('unexpected');
     expect([c.pluginSocketDir, c.pluginSpecDirs]).toEqual(['/s', ['/a', '/b']]);
+  });
+  test('--ipv6 and --fixed-cidr-v6 (the default bridge); the start checks them as the engine does', () => {
+    const c = parseArgs(['--ipv6', '--fixed-cidr-v6', '2001:db8:1::5/64']);
+    if (typeof c === 'string') throw new Error('unexpected');
+    expect([c.ipv6, c.fixedCidrV6, c.given.ipv6, c.given['fixed-cidr-v6']]).toEqual([true, '2001:db8:1::5/64', true, '2001:db8:1::5/64']);
+    const off = parseArgs(['--ipv6=false']);
+    if (typeof off === 'string') throw new Error('unexpected');
+    expect(off.ipv6).toBe(false);
+    // the subnet as the engine lists it; without --ipv6 it is listed and not used
+    expect(bridgeSubnet6(c)).toBe('2001:db8:1::/64');
+    expect(bridgeSubnet6({ ...c, ipv6: false })).toBe('2001:db8:1::/64');
+    expect(bridgeSubnet6({ ...c, ipv6: false, fixedCidrV6: undefined })).toBeUndefined();
+    const E = 'failed to start daemon: Error initializing network controller: ';
+    expect(() => bridgeSubnet6({ ...c, fixedCidrV6: undefined })).toThrow(E + 'IPv6 is enabled for the default bridge, but no subnet is configured. Specify an IPv6 subnet using --fixed-cidr-v6');
+    for (const bad of ['nonsense', '10.0.0.0/24', '2001:db8::/129']) expect(() => bridgeSubnet6({ ...c, fixedCidrV6: bad })).toThrow(E + `invalid CIDR address: ${bad}`);
   });
   test('help, version and bad flags', () => {
     expect(parseArgs(['--help'])).toBe('help');

@@ -32,6 +32,8 @@ const EVERY_KEY = {
   'max-concurrent-downloads': 6,
   'max-concurrent-uploads': 2,
   bip: '172.31.0.1/16',
+  ipv6: true,
+  'fixed-cidr-v6': '2001:db8:1::/64',
   'default-address-pools': [{ base: '10.10.0.0/16', size: 24 }],
   iptables: true,
   'ip-forward': true,
@@ -73,6 +75,8 @@ test('every key is accepted and lands in the configuration', () => {
     shutdownTimeout: 30,
     cgroupParent: '/b',
     corsHeader: '*',
+    ipv6: true,
+    fixedCidrV6: '2001:db8:1::/64',
   });
   expect(c.file).toMatchObject({ bip: '172.31.0.1/16', iptables: true, 'exec-opts': ['native.cgroupdriver=cgroupfs'] });
   // null keeps the default, as Go's decoder does
@@ -83,6 +87,7 @@ test("syntax, unknown keys, conflicts with flags: the engine's messages, in its 
   expect(() => parse('{x')).toThrow(P + "invalid character 'x' looking for beginning of object key string");
   expect(() => parse('[]')).toThrow(P + 'json: cannot unmarshal array into Go value of type map[string]interface {}');
   expect(() => parse('{"bogus":1}')).toThrow(P + "the following directives don't match any configuration option: bogus");
+  expect(() => parse('{"ipv6":true}', { ipv6: true })).toThrow(P + 'the following directives are specified both as a flag and in the configuration file: ipv6: (from flag: true, from file: true)');
   expect(() => parse('{"debug":true}', { debug: true })).toThrow(P + 'the following directives are specified both as a flag and in the configuration file: debug: (from flag: true, from file: true)');
   expect(() => parse('{"hosts":["unix:///x"]}', { hosts: ['unix:///a', 'unix:///y'] })).toThrow(P + 'the following directives are specified both as a flag and in the configuration file: hosts: (from flag: [unix:///a unix:///y], from file: [unix:///x])');
   // a conflict is found before the type is checked
@@ -102,6 +107,7 @@ test("Go's type errors, key by key", () => {
     ['{"default-ulimits":{"nofile":"x"}}', 'json: cannot unmarshal string into Go struct field Config.default-ulimits of type units.Ulimit'],
     ['{"default-address-pools":1}', 'json: cannot unmarshal number into Go struct field Config.default-address-pools of type []*ipamutils.NetworkToSplit'],
     ['{"bip":1}', 'json: cannot unmarshal number into Go struct field Config.bip of type string'],
+    ['{"ipv6":"yes"}', 'json: cannot unmarshal string into Go struct field Config.ipv6 of type bool'],
   ];
   for (const [text, msg] of cases) expect(() => parse(text)).toThrow(P + msg);
 });

@@ -1,4 +1,4 @@
-import { contains, contains6, defaultGateway, defaultGateway6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../../src/network/ipam';
+import { canonicalCidr6, contains, contains6, macAddress6, defaultGateway, defaultGateway6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../../src/network/ipam';
 import { linkEnv, modeNetwork, ownsNetns, parseLink } from '../../src/services/container-network';
 import type { ContainerRecord } from '../../src/types/container';
 
@@ -67,5 +67,11 @@ describe('IPv6 address arithmetic (dual-stack networks)', () => {
     expect(overlapsAny('2001:db8::/32', '2001:db8:b::/64')).toBe(true);
     expect(overlapsAny('10.0.0.0/8', '2001:db8:b::/64')).toBe(false);
     expect(() => parseCidr6('2001:db8:::/64')).toThrow('invalid');
+  });
+  test("the default bridge's address from a MAC (the reference's, asked with --fixed-cidr-v6 2001:db8:1::/64)", () => {
+    expect(macAddress6('2001:db8:1::/64', '02:42:ac:1d:00:02')).toBe('2001:db8:1::242:ac1d:2');
+    expect(macAddress6('2001:db8:1::/64', '02:42:ac:11:00:99')).toBe('2001:db8:1::242:ac11:99');
+    expect(macAddress6('2001:db8:1:0:ffff::/80', '02:42:ac:11:00:99')).toBe('2001:db8:1:0:ffff:242:ac11:99');
+    expect(canonicalCidr6('2001:db8:1::5/64')).toBe('2001:db8:1::/64');
   });
 });

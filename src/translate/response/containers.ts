@@ -243,7 +243,7 @@ function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<str
   if (supports(v, 'InspectNetworks')) {
     Object.assign(out, {
       SandboxID: eps.length ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: eps.length ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
-      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep?.endpointId ?? '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, IPv6Gateway: '',
+      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep?.endpointId ?? '', GlobalIPv6Address: ep?.ip6 ?? '', GlobalIPv6PrefixLen: ep?.prefixLen6 ?? 0, IPv6Gateway: ep?.gateway6 ?? '',
       Networks: networksOf(rec, true),
     });
   }
