@@ -8,6 +8,7 @@
 import { startTestBerth, TestBerth, TestResponse } from '../helpers/berth';
 import { addImageIds, sameTestImage, fillPath, GoldenAnswer, GoldenRequest, Ids, jsonDiff, loadGolden, normalise } from '../helpers/golden';
 import { loadGoldenImages } from '../helpers/golden-objects';
+import { OBJECT_ALLOWED as ALLOWED } from '../helpers/golden-allowances';
 
 let b: TestBerth;
 beforeAll(async () => {
@@ -23,62 +24,6 @@ const AREAS: Record<string, string[]> = {
   volumes: ['1.21', '1.22', '1.23', '1.24'],
   networks: ['1.21', '1.22', '1.23', '1.24'],
 };
-
-interface Allowance {
-  area: string;
-  /** Which answers (by their name in the fixture) and versions (inclusive) it applies to. */
-  answers: RegExp;
-  from: string;
-  to: string;
-  diffs: string[];
-  /** Where the spec says so, or why berth is left as it is. */
-  why: string;
-}
-
-const IMAGE_LIST = /^list/;
-const VOLUME = /^(create|create unlabelled|inspect|inspect unlabelled)$/;
-const VOLUME_LIST = /^list(?! by driver)/; // list by driver: 0 items in the reference (see below)
-const NETWORK = /^(list.*|inspect|inspect by id)$/;
-const each = (prefix: string, fields: string[], what = 'only in the reference') => fields.map((f) => `${prefix}.${f}: ${what}`);
-
-const ALLOWED: Allowance[] = [
-  // Images.
-  { area: 'images', answers: IMAGE_LIST, from: '1.18', to: '1.24', diffs: ['$[*].ParentId: only in the reference'], why: 'spec, "Image summary (list item)": "ParentId string (absent for root images)" (20.10 sends "")' },
-  { area: 'images', answers: IMAGE_LIST, from: '1.18', to: '1.18', diffs: ['$[*].Labels: only in the reference'], why: 'spec, "Image summary (list item)": "Labels object (since v1.19)"' },
-  { area: 'images', answers: /^inspect(?! missing)/, from: '1.18', to: '1.24', diffs: ['$.GraphDriver.Data.MergedDir: only in the reference'], why: "left: berth names no MergedDir for an image (the reference names an overlay2 'merged' folder it never mounts for an image)" },
-  { area: 'images', answers: /^history$/, from: '1.18', to: '1.18', diffs: each('$[*]', ['Comment', 'Size', 'Tags']), why: 'spec, "Image history item": "since v1.19 Tags (array of string or null), Size integer, Comment string"' },
-  {
-    area: 'images',
-    answers: /^tag bad repo$/,
-    from: '1.18',
-    to: '1.24',
-    diffs: ['status: 500 in the reference, 400 in berth'],
-    why: 'spec, "Tag": "Codes: 201, 400, 404, 409, 500" and "Errors": "400 bad parameter"; an invalid repository name is the bad parameter (20.10 answers 500 with the same message)',
-  },
-  // Volumes.
-  { area: 'volumes', answers: VOLUME, from: '1.21', to: '1.23', diffs: each('$[*]', ['Labels', 'Scope']), why: 'spec, "Volume": "Labels object (since v1.24)", "Scope ... (since v1.24)"' },
-  { area: 'volumes', answers: VOLUME_LIST, from: '1.21', to: '1.23', diffs: each('$.Volumes[*]', ['Labels', 'Scope']), why: 'spec, "Volume": Labels and Scope since v1.24' },
-  {
-    area: 'volumes',
-    answers: /^list by driver$/,
-    from: '1.24',
-    to: '1.24',
-    diffs: ['$.Volumes: 0 items in the reference, 2 in berth: [] vs [{"CreatedAt":"<time>","Name":"g2-vol-124","Driver":"local","Mountpoint":"<path>","Labels":{"g2":"yes"},"Scope":"local","Options":null},{"CreatedAt":"<time>","Name":"g2-vol-124-b","Driver":"local","Mountpoint":"<path>","Labels":null,"Scope":"local","Options":null}]'],
-    why: 'spec, "Volumes", List: "since v1.24 ... driver=<volume-driver-name> (all or part)"; the fixture asks for driver=loc, which 20.10 matches only in full',
-  },
-  // Networks.
-  { area: 'networks', answers: /^list(?! builtin)/, from: '1.21', to: '1.24', diffs: ['$[*].Containers.{user}.Name: only in the reference'], why: 'spec, "Network": "Containers object mapping container id to {Name (inspect only), EndpointID, MacAddress, IPv4Address, IPv6Address}"' },
-  { area: 'networks', answers: /^remove$/, from: '1.22', to: '1.22', diffs: ['status: 204 in the reference, 200 in berth'], why: 'spec, "Networks", Remove: "response 200 in v1.22, 204 in v1.24"' },
-  {
-    area: 'networks',
-    answers: /^remove$/,
-    from: '1.21',
-    to: '1.23',
-    diffs: ['status: 204 in the reference, 200 in berth'],
-    why: 'left: the spec shows 200 for v1.22 and 204 for v1.24 and not v1.21 or v1.23 ("Reference pages for v1.21 and v1.23: not shown"); berth answers 200 before v1.24 (feature NetworkDelete204), as the engines of those versions did',
-  },
-  { area: 'networks', answers: NETWORK, from: '1.21', to: '1.23', diffs: each('$[*]', ['EnableIPv6', 'Internal', 'Labels']), why: 'spec, "Network": "EnableIPv6 boolean and Internal boolean (since v1.24)", "Labels object (inspect, since v1.24)"' },
-];
 
 const num = (v: string): number => Number(v.split('.')[1]);
 
