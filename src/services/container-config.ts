@@ -13,6 +13,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
 import { withLease } from '../containerd/leases';
+import { setLabels } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
@@ -154,9 +155,13 @@ export class ContainerConfigurator {
         HasBeenManuallyStopped: false,
       };
       rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
+      // The rw snapshot is prepared while the etc files are written (after the folder: a create killed from here
+      // on leaves a folder without a record, and the next start removes its snapshot with it).
+      const rootfs = this.prepareRootfs(id, img.chainId, img.id);
+      rootfs.catch(() => undefined); // awaited below, or by the undo
+      undo.push(() => rootfs.then(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id), () => undefined));
       await this.d.networking.writeEtcFiles(rec);
-      const mounts = await this.prepareRootfs(id, img.chainId);
-      undo.push(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id));
+      const mounts = await rootfs;
       await this.setupWorkingDir(id, config.WorkingDir, mounts);
       // the image's layers (the init layer is the top one below the rw directory)
       const lower = layerDirs(mounts).lower.slice(1);
@@ -218,10 +223,11 @@ export class ContainerConfigurator {
    * container's own changes) is the same for every container of an image: it is made once per image (the engine makes
    * one per container) and shared. The rw snapshot is a GC root from the start (nothing else references it until
    * the container record does; it is removed explicitly with the container, or with the folder of a create cut
-   * short); the shared layer is kept by its children, collected by containerd's GC once none is left, and made
-   * again by the next create that finds it gone.
+   * short); the shared layer is kept by its children and by a GC reference from the image's config blob, so it
+   * outlives the image's last container and is collected by containerd's GC with the image (made again by the next
+   * create that finds it gone).
    */
-  private async prepareRootfs(id: string, chainId: string): Promise<snapshotApi.SnapshotMount[]> {
+  private async prepareRootfs(id: string, chainId: string, imageId: string): Promise<snapshotApi.SnapshotMount[]> {
     const init = `berth-init/${chainId || 'scratch'}`;
     const rw = (lease?: string) => snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, init, { lease, labels: { [snapshotApi.GC_ROOT]: 'berth' } });
     try {
@@ -243,7 +249,10 @@ export class ContainerConfigurator {
         await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
         if (!isGrpcAlreadyExists(err)) throw err;
       }
-      return rw(lease);
+      // The image's config blob references the layer (a GC label), so it stays while the image does, also between
+      // containers (`docker run --rm` one after another would make it each time); it goes with the image.
+      const [mounts] = await Promise.all([rw(lease), setLabels(this.ctr, imageId, { [`containerd.io/gc.ref.snapshot.${SNAPSHOTTER}/berth-init`]: init }, { lease }).catch(() => undefined)]);
+      return mounts;
     });
   }
 

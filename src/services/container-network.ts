@@ -334,10 +334,15 @@ export class ContainerNetworking {
     await fs.promises.writeFile(rec.HostsPath, hosts.join('\n') + '\n');
   }
 
+  /** The container's /etc/hosts, /etc/hostname and /etc/resolv.conf (independent files: written at the same time). */
   async writeEtcFiles(rec: ContainerRecord): Promise<void> {
+    // all settled before a failure is thrown: a create's undo removes the folder after the last write
+    const settled = await Promise.allSettled([this.writeHosts(rec), fs.promises.writeFile(rec.HostnamePath, `${rec.Config.Hostname}\n`), this.writeResolvConf(rec)]);
+    for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  }
+
+  private async writeResolvConf(rec: ContainerRecord): Promise<void> {
     const hc = rec.HostConfig;
-    await this.writeHosts(rec);
-    await fs.promises.writeFile(rec.HostnamePath, `${rec.Config.Hostname}\n`);
     let host = '';
     try {
       host = await fs.promises.readFile('/etc/resolv.conf', 'utf8');

@@ -137,6 +137,24 @@ describe('image load, list, inspect, remove against real containerd', () => {
   test('loadBusybox helper returns the id', async () => {
     expect(await loadBusybox(b, 'helper:x')).toMatch(/^sha256:/);
   });
+
+  test('the shared init layer stays between containers of an image and goes with the image', async () => {
+    await loadBusybox(b, 'initlayer:x', { extraFiles: { 'init-layer-test': 'x' } });
+    const img = (await b.request('GET', '/v1.24/images/initlayer:x/json')).json();
+    const chain = chainIds(img.RootFS.Layers);
+    const key = `berth-init/${chain[chain.length - 1]}`;
+    const stat = () => b.daemon.ctr.snapshots.Stat({ snapshotter: 'overlayfs', key }).then((s) => s.info?.kind, () => 'gone');
+    for (let i = 0; i < 2; i++) {
+      const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'initlayer:x', Cmd: ['true'] } })).json().Id;
+      expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+      await forceGC();
+      // no container left: the image keeps the layer for the next one
+      expect(await stat()).toBe('COMMITTED');
+    }
+    expect((await b.request('DELETE', '/v1.24/images/initlayer:x')).status).toBe(200);
+    await forceGC();
+    expect(await stat()).toBe('gone');
+  });
 });
 
 test('Content.Write continues an ingest a crash cut short from the offset containerd holds (resumable pull source)', async () => {
