@@ -1,6 +1,8 @@
 // Lifecycle benchmark (a script, not a test): create → start → wait → remove of `busybox true` through berth's
-// API, against the same lifecycle driven directly over containerd gRPC (cookbook §6 order), interleaved in one
-// run; and GET /containers/json?all=1 with 500 containers.
+// API (NetworkMode none and the default bridge), against its limit, the same lifecycle driven directly over
+// containerd gRPC (cookbook §6 order), and against the reference engine's API (REF_SOCK, default
+// /work/ref/docker.sock, which needs busybox:latest; left out when it does not answer), interleaved in one run;
+// and GET /containers/json?all=1 with 500 containers.
 // Run: npm run build && node dist/bench/lifecycle.js [runs]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,6 +21,8 @@ import { removeScratch } from './scratch';
 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
+const stats = (xs: number[]) => ({ median: +median(xs).toFixed(1), min: +Math.min(...xs).toFixed(1), max: +Math.max(...xs).toFixed(1) });
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 20);
@@ -34,17 +38,21 @@ async function main(): Promise<void> {
     const img = (await request(socket, 'GET', '/v1.24/images/busybox/json')).json();
     const chain = img.RootFS.Layers[0];
 
-    const viaBerth = async (networkMode = 'none') => {
+    const viaApi = async (sock: string, networkMode: string) => {
       const t0 = process.hrtime.bigint();
-      const c = await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['/bin/busybox', 'true'], HostConfig: { NetworkMode: networkMode } } });
+      const c = await request(sock, 'POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['/bin/busybox', 'true'], HostConfig: { NetworkMode: networkMode } } });
       const id = c.json().Id;
       if (!id) throw new Error(`create failed: ${c.text}`);
-      const st = await request(socket, 'POST', `/v1.24/containers/${id}/start`);
+      const st = await request(sock, 'POST', `/v1.24/containers/${id}/start`);
       if (st.status !== 204) throw new Error(`start failed: ${st.text}`);
-      await request(socket, 'POST', `/v1.24/containers/${id}/wait`);
-      await request(socket, 'DELETE', `/v1.24/containers/${id}`);
+      await request(sock, 'POST', `/v1.24/containers/${id}/wait`);
+      const rm = await request(sock, 'DELETE', `/v1.24/containers/${id}`);
+      if (rm.status !== 204) throw new Error(`remove failed: ${rm.text}`);
       return Number(process.hrtime.bigint() - t0) / 1e6;
     };
+    const viaBerth = (networkMode = 'none') => viaApi(socket, networkMode);
+    // the reference, when it answers and runs busybox (warm-up below)
+    const withRef = await request(REF_SOCK, 'GET', '/_ping').then((r) => r.status === 200, () => false);
 
     let n = 0;
     const raw = async () => {
@@ -78,11 +86,19 @@ async function main(): Promise<void> {
     const b: number[] = [];
     const br: number[] = [];
     const r: number[] = [];
+    const ref: number[] = [];
+    const refBr: number[] = [];
     await viaBerth('bridge');
+    let refError: string | undefined;
+    if (withRef) await Promise.all([viaApi(REF_SOCK, 'none'), viaApi(REF_SOCK, 'bridge')]).catch((err: Error) => (refError = err.message.slice(0, 300)));
     for (let i = 0; i < runs; i++) {
       b.push(await viaBerth('none'));
       br.push(await viaBerth('bridge'));
       r.push(await raw());
+      if (withRef && !refError) {
+        ref.push(await viaApi(REF_SOCK, 'none'));
+        refBr.push(await viaApi(REF_SOCK, 'bridge'));
+      }
     }
     // 500 containers for the list.
     const ids: string[] = [];
@@ -98,16 +114,20 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           runs,
-          berthLifecycleMs: { median: +median(b).toFixed(1), min: +Math.min(...b).toFixed(1), max: +Math.max(...b).toFixed(1) },
-          berthBridgeLifecycleMs: { median: +median(br).toFixed(1), min: +Math.min(...br).toFixed(1), max: +Math.max(...br).toFixed(1) },
-          rawContainerdLifecycleMs: { median: +median(r).toFixed(1), min: +Math.min(...r).toFixed(1), max: +Math.max(...r).toFixed(1) },
+          load: os.loadavg().map((x) => +x.toFixed(2)),
+          berthLifecycleMs: stats(b),
+          berthBridgeLifecycleMs: stats(br),
+          rawContainerdLifecycleMs: stats(r),
+          ...(ref.length ? { refLifecycleMs: stats(ref), refBridgeLifecycleMs: stats(refBr) } : {}),
           // berth (NetworkMode none: the raw lifecycle has no network either) against raw containerd
           ratio: +(median(b) / median(r)).toFixed(2),
           // the default bridge (CNI) against NetworkMode none, both through berth
           bridgeVsNone: +(median(br) / median(b)).toFixed(2),
           bridgeVsRaw: +(median(br) / median(r)).toFixed(2),
+          ...(ref.length ? { berthOverRef: +(median(b) / median(ref)).toFixed(2), berthBridgeOverRef: +(median(br) / median(refBr)).toFixed(2) } : {}),
+          reference: !withRef ? 'not answering' : refError ? `left out: ${refError}` : REF_SOCK,
           list500Ms: { median: +median(lt).toFixed(1), max: +Math.max(...lt).toFixed(1) },
-          goals: { ratio: '<= 1.3', bridgeVsNone: '<= 1.25', list500MedianMs: '< 50' },
+          goals: { ratio: '<= 1.10', bridgeVsNone: '<= 1.10', list500MedianMs: '< 50' },
         },
         null,
         2,
