@@ -2,24 +2,25 @@
 // ENV, CMD) built cold (nocache=1) and then fully cached, by berth and by the reference engine's classic builder
 // (DOCKER_BUILDKIT=0 semantics: POST /v1.24/build), interleaved, medians; and the context upload rate (a 200 MB
 // context with a one-step Dockerfile, so the time is the upload and unpacking).
+// berth is the real bin/berthd, a process of its own as the reference's dockerd is (a daemon sharing the bench's
+// event loop paid for the client's side of every upload too).
 // Run: npm run bench:build [samples]   (REF_SOCK overrides the reference's socket, default /work/ref/docker.sock)
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tar from 'tar-stream';
-import { DEFAULTS } from '../src/config';
-import { startDaemon } from '../src/daemon';
-import { silentLogger } from '../src/log';
+import { spawn } from 'node:child_process';
+import { Containerd } from '../src/containerd/client';
 import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
-import { bridgeRules, removeRules } from '../src/network/bridge';
-import { execFile } from 'node:child_process';
+import { removeScratch, stopBerthd } from './scratch';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const REF = process.env.REF_SOCK ?? '/work/ref/docker.sock';
+const ROOT = path.resolve(__dirname, '../..');
 
 async function contextTar(files: number, size: number, dockerfile: string): Promise<Buffer> {
   const pack = tar.pack();
@@ -46,10 +47,21 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-build-'));
   const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-build-${process.pid}`;
-  const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}`, bridgeName: 'berthbb0', bridgeSubnet: '10.254.253.0/24' };
-  const daemon = await startDaemon(config, silentLogger());
+  const bridge = 'berthbb0';
+  const subnet = '10.254.253.0/24';
+  const log = fs.openSync(path.join(dir, 'berthd.log'), 'w');
+  const berthd = spawn(
+    path.join(ROOT, 'bin/berthd'),
+    ['-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', `/${ns}`, '--log-level', 'warn'],
+    { stdio: ['ignore', log, log] },
+  );
+  fs.closeSync(log);
   const refImages: string[] = [];
   try {
+    for (let i = 0; !(await request(socket, 'GET', '/_ping').then((r) => r.status === 200, () => false)); i++) {
+      if (i > 600 || berthd.exitCode !== null) throw new Error(`berthd did not start: ${fs.readFileSync(path.join(dir, 'berthd.log'), 'utf8').slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     const df = 'FROM busybox:latest\nCOPY data /data\nRUN ls -R /data | wc -l > /count\nRUN cat /count\nENV BENCH=1\nCMD ["cat", "/count"]\n';
     const ctx = await contextTar(500, 40 * 1024, df);
@@ -87,19 +99,16 @@ async function main(): Promise<void> {
       cachedMs: { berth: Math.round(median(cached.berth)), reference: Math.round(median(cached.ref)), ratio: +(median(cached.berth) / median(cached.ref)).toFixed(2) },
       contextUploadMBps: { berth: Math.round(median(up.berth)), reference: Math.round(median(up.ref)), contextMB: Math.round(mb) },
     };
-    console.log(JSON.stringify(out, null, 2));
+    console.log(JSON.stringify({ ...out, loadAverage: os.loadavg().map((x) => +x.toFixed(2)) }, null, 2));
   } finally {
     // The reference's images made here: the tag and every cold build (their untagged parents go with them).
     await request(REF, 'DELETE', '/v1.24/images/build-bench:cached?force=1').catch(() => undefined);
     for (const id of refImages) if (id) await request(REF, 'DELETE', `/v1.24/images/${id}?force=1`).catch(() => undefined);
-    await daemon.close();
-    const ctr = daemon.ctr.withNamespace(ns);
+    await stopBerthd(berthd);
+    const ctr = new Containerd({ address: ctd.address, namespace: ns });
     await cleanupNamespace(ctr);
     ctr.close();
-    await new Promise((r) => execFile('ip', ['link', 'delete', config.bridgeName], () => r(undefined)));
-    await removeRules(bridgeRules(config.bridgeName, config.bridgeSubnet, false));
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (ctd.pid) process.kill(ctd.pid);
+    await removeScratch({ ctdPid: ctd.pid, bridges: [{ name: bridge, subnet }], dir });
   }
 }
 

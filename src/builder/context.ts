@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
@@ -33,10 +32,14 @@ const MAGIC = {
   xz: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
 };
 
-/** Reads the first bytes of a stream and gives them back with the rest. */
+/**
+ * Reads the first bytes of a stream and puts them back (unshift), so the stream itself is read on: no extra stream
+ * in between. A stream that ended within them comes back as a new one holding them.
+ */
 async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream: Readable }> {
   const chunks: Buffer[] = [];
   let len = 0;
+  let ended = false;
   for (;;) {
     if (len >= n) break;
     const chunk: Buffer | null = input.read();
@@ -45,8 +48,11 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream:
       len += chunk.length;
       continue;
     }
-    if (input.readableEnded) break;
-    const ended = await new Promise<boolean>((resolve, reject) => {
+    if (input.readableEnded) {
+      ended = true;
+      break;
+    }
+    ended = await new Promise<boolean>((resolve, reject) => {
       const done = () => { cleanup(); resolve(false); };
       const end = () => { cleanup(); resolve(true); };
       const fail = (e: Error) => { cleanup(); reject(e); };
@@ -58,35 +64,148 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream:
     if (ended) break;
   }
   const head = Buffer.concat(chunks);
-  const out = new PassThrough({ highWaterMark: 1 << 20 });
-  out.write(head);
-  input.pipe(out);
-  input.on('error', (e) => out.destroy(e));
-  return { head, stream: out };
+  if (ended) return { head, stream: Readable.from(head.length ? [head] : []) };
+  if (head.length) input.unshift(head);
+  return { head, stream: input };
 }
 
-/** Opens (decompressing when needed) a tar stream. */
+/** Opens (decompressing when needed) a tar stream: the input itself when it is a plain tar. */
 export async function openTar(input: Readable): Promise<Readable> {
   const { head, stream } = await peek(input, 6);
   const tool = head.subarray(0, 2).equals(MAGIC.gzip) ? 'gzip' : head.subarray(0, 3).equals(MAGIC.bzip2) ? 'bzip2' : head.subarray(0, 6).equals(MAGIC.xz) ? 'xz' : undefined;
   if (!tool) return stream;
+  if (tool === 'gzip') {
+    const gunzip = zlib.createGunzip({ chunkSize: 1 << 20 });
+    stream.on('error', (e) => gunzip.destroy(e));
+    return stream.pipe(gunzip);
+  }
+  // Node has neither bzip2 nor xz: Debian's tools decompress in a child process.
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   const failed = (e: Error) => out.destroy(e);
-  if (tool === 'gzip') {
-    const gunzip = zlib.createGunzip();
-    gunzip.on('error', failed);
-    stream.pipe(gunzip).pipe(out);
-  } else {
-    // Node has neither bzip2 nor xz: Debian's tools decompress in a child process.
-    const proc = spawn(tool, ['-dc'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    proc.on('error', failed);
-    proc.stdin.on('error', () => undefined);
-    proc.on('exit', (code) => { if (code) failed(new Error(`${tool}: exit status ${code}`)); });
-    stream.pipe(proc.stdin);
-    proc.stdout.pipe(out);
-  }
+  const proc = spawn(tool, ['-dc'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  proc.on('error', failed);
+  proc.stdin.on('error', () => undefined);
+  proc.on('exit', (code) => { if (code) failed(new Error(`${tool}: exit status ${code}`)); });
+  stream.pipe(proc.stdin);
+  proc.stdout.pipe(out);
   stream.on('error', failed);
   return out;
+}
+
+const SINK_BUFFER = 4 << 20;
+
+/**
+ * A file written from a stream's chunks through two 4 MB buffers: each chunk is copied in as it arrives and dropped
+ * (so it dies young: chunks held in a write queue until the disk took them outlived the young generation, and the
+ * old-space collections they caused cost more than the upload), and the file is written 4 MB at a time, one buffer
+ * on the disk while the other fills. No sync: the context is thrown away after the build.
+ */
+class FileSink {
+  private readonly bufs = [Buffer.allocUnsafe(SINK_BUFFER), Buffer.allocUnsafe(SINK_BUFFER)];
+  private cur = 0;
+  private len = 0;
+  private pos = 0;
+  private inflight: Promise<void> | undefined;
+  private error: Error | undefined;
+
+  constructor(private readonly fd: number) {}
+
+  /** Copies a chunk in; a promise when the caller must wait (a buffer is full and the other still being written). */
+  write(chunk: Buffer): Promise<void> | undefined {
+    if (this.error) throw this.error;
+    let off = 0;
+    while (off < chunk.length) {
+      const n = chunk.copy(this.bufs[this.cur], this.len, off);
+      off += n;
+      this.len += n;
+      if (this.len < SINK_BUFFER) continue;
+      if (this.inflight) {
+        const rest = chunk.subarray(off);
+        return this.inflight.then(() => {
+          this.flush();
+          return this.write(rest);
+        });
+      }
+      this.flush();
+    }
+    return undefined;
+  }
+
+  /** Waits for the write under way, whatever its outcome (before the file is closed after a failure). */
+  async settle(): Promise<void> {
+    await this.inflight;
+  }
+
+  /** Writes what is left and waits for the disk. */
+  async end(): Promise<void> {
+    await this.inflight;
+    this.flush();
+    await this.inflight;
+    if (this.error) throw this.error;
+  }
+
+  private flush(): void {
+    if (this.error) throw this.error;
+    if (!this.len) return;
+    const buf = this.bufs[this.cur];
+    const len = this.len;
+    const pos = this.pos;
+    this.pos += len;
+    this.cur ^= 1;
+    this.len = 0;
+    this.inflight = writeAll(this.fd, buf, len, pos).then(
+      () => { this.inflight = undefined; },
+      (err: Error) => { this.inflight = undefined; this.error = err; },
+    );
+  }
+}
+
+function writeAll(fd: number, buf: Buffer, len: number, pos: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (off: number) =>
+      fs.write(fd, buf, off, len - off, pos + off, (err, n) => {
+        if (err) reject(err);
+        else if (off + n < len) step(off + n);
+        else resolve();
+      });
+    step(0);
+  });
+}
+
+/** Feeds a stream's chunks to `onChunk` (which may ask to wait), resolving at its end. */
+function consume(input: Readable, onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      // 'error' and 'close' stay handled: a body drained after a failure may still fail.
+      input.off('data', onData);
+      input.off('end', onEnd);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        const wait = onChunk(chunk);
+        if (!wait) return;
+        input.pause();
+        wait.then(() => {
+          if (!done) input.resume();
+        }, finish);
+      } catch (err) {
+        finish(err as Error);
+      }
+    };
+    const onEnd = () => finish();
+    // A body cut short (the client went away) closes without an end.
+    const onClose = () => finish(new Error('the build context ended early: the connection was closed'));
+    input.on('data', onData);
+    input.once('end', onEnd);
+    input.on('error', finish);
+    input.on('close', onClose);
+    input.resume();
+  });
 }
 
 export class ContextStore {
@@ -125,24 +244,25 @@ export class ContextStore {
     try {
       const tarStream = await openTar(body);
       const scanner = new TarScanner();
-      const out = fs.createWriteStream(index.file, { flags: 'wx', mode: 0o600, highWaterMark: 8 << 20 });
-      const failed = new Promise<never>((_, reject) => out.once('error', reject));
-      failed.catch(() => undefined);
+      const fd = fs.openSync(index.file, 'wx', 0o600);
+      const sink = new FileSink(fd);
       try {
-        for await (const chunk of tarStream as AsyncIterable<Buffer>) {
+        await consume(tarStream, (chunk) => {
           for (const h of scanner.push(chunk)) index.add(h);
-          if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-        }
+          return sink.write(chunk);
+        });
         scanner.end();
-        await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
+        await sink.end();
       } catch (err) {
-        out.destroy();
         // The rest of the body is read and dropped, so the answer reaches the client.
         if (!body.destroyed) {
           body.unpipe();
           body.resume();
         }
         throw err instanceof TarError ? invalidParameter(err.message) : err;
+      } finally {
+        await sink.settle();
+        fs.closeSync(fd);
       }
       return { fs: index, scope: index.scope, removeEntry: (p) => index.remove(p), remove: removeAll };
     } catch (err) {
