@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bridgeRules, removeRules } from '../../src/network/bridge';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { DEFAULTS, Config } from '../../src/config';
 import { startDaemon, Daemon } from '../../src/daemon';
 import { silentLogger, createLogger } from '../../src/log';
@@ -118,6 +118,19 @@ function userBridges(dataRoot: string): { bridge: string; subnet: string; intern
     .map((n) => ({ bridge: n.BridgeName!, subnet: n.IPAM?.Config[0]?.Subnet ?? '', internal: !!n.Internal }));
 }
 
+/**
+ * A /24 of 10.200.0.0-10.249.255.0 for a test berth's own bridge that no route of this host has yet: a bridge that
+ * another run left behind (or another test's live one) with the same subnet takes the replies to this bridge's
+ * containers (the kernel routes to the first), so the embedded resolver's answers, for one, never arrive.
+ */
+export function testBridgeSubnet(): string {
+  const routes = new Set(execFileSync('ip', ['-4', 'route', 'show'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]));
+  for (;;) {
+    const subnet = `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`;
+    if (!routes.has(subnet)) return subnet;
+  }
+}
+
 export async function startTestBerth(opts: { logLevel?: string; config?: Partial<Config> } = {}): Promise<TestBerth> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-it-'));
   const socket = path.join(dir, 'berth.sock');
@@ -132,7 +145,7 @@ export async function startTestBerth(opts: { logLevel?: string; config?: Partial
     cgroupParent: '/' + namespace,
     bridgeName: 'bt' + namespace.slice(-8),
     // Each test berth gets its own bridge and subnet, removed in close().
-    bridgeSubnet: `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`,
+    bridgeSubnet: testBridgeSubnet(),
     // plugins are looked for, and managed plugins' sockets made, in the test's own folders
     pluginSocketDir: path.join(dir, 'plugins'),
     pluginSpecDirs: [path.join(dir, 'plugin-specs')],

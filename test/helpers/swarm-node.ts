@@ -4,11 +4,10 @@
 // the etcd member it started (by the pid file under its data root), removes its containerd namespace, bridge and
 // folder — whatever state the test left it in.
 import { execFile, spawn, ChildProcess } from 'node:child_process';
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request, RequestOptions, TestResponse } from './berth';
+import { containerdAddress, request, RequestOptions, TestResponse, testBridgeSubnet } from './berth';
 import { cleanupNamespace } from './cleanup';
 import { Containerd } from '../../src/containerd/client';
 import { bridgeRules, removeRules } from '../../src/network/bridge';
@@ -80,14 +79,16 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
   const dataRoot = path.join(dir, 'data');
   const namespace = `berth-swarm-${process.pid}-${n}`;
   const bridge = `bsw${process.pid % 10000}n${n}`;
-  // a subnet of its own, apart from other test runs' (as test/helpers/berth.ts picks them)
-  const subnet = `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24`;
+  // a subnet of its own, apart from other test runs' and from any bridge left on this host (as test/helpers/berth.ts)
+  const subnet = testBridgeSubnet();
   const ip = swarmIP(n);
   const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', process.env.BERTH_SWARM_TEST_LOGS ? 'debug' : 'warn', ...flags];
+  /** Spawns berthd (node.child at once, so that close() finds it whatever happens next) and waits for /_ping. */
   const launch = async (): Promise<ChildProcess> => {
     const log = fs.openSync(path.join(dir, 'berthd.log'), 'a');
     const child = spawn(path.join(ROOT, 'bin/berthd'), args, { stdio: ['ignore', log, log] });
     fs.closeSync(log);
+    node.child = child;
     const t0 = Date.now();
     for (;;) {
       if (child.exitCode !== null) throw new Error(`berthd ${n} exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'berthd.log'), 'utf8').slice(-2000)}`);
@@ -102,7 +103,7 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
     addr: `${ip}:${port}`,
     socket,
     dataRoot,
-    child: await launch(),
+    child: undefined as unknown as ChildProcess,
     request: (method, urlPath, o) => request(socket, method, urlPath, o),
     docker: (dargs, timeoutMs = 60_000) =>
       new Promise((resolve) => {
@@ -118,10 +119,10 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
       if (withEtcd) await killAndWait(etcdPid(dataRoot), 'SIGKILL');
     },
     async start() {
-      node.child = await launch();
+      await launch();
     },
     async close() {
-      if (node.child.exitCode === null && node.child.signalCode === null) {
+      if (node.child && node.child.exitCode === null && node.child.signalCode === null) {
         node.child.kill('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([exited(node.child), new Promise((r) => (timer = setTimeout(r, 5000)))]);
@@ -148,6 +149,13 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
+  // a node that does not come up is closed here (its berthd, etcd, bridge and folder): the caller never gets it
+  try {
+    await launch();
+  } catch (err) {
+    await node.close().catch(() => undefined);
+    throw err;
+  }
   return node;
 }
 

@@ -6,24 +6,26 @@
 // namespace holds no container, task, active snapshot or lease. (A container exiting while berth's containerd
 // restarts: containerd-restart.test.ts; a build killed mid-RUN: berthd.test.ts; plugins: plugins-sigkill.test.ts.)
 // Needs `npm run build` first (scripts/test.sh builds before testing).
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request } from '../helpers/berth';
+import { containerdAddress, request, testBridgeSubnet } from '../helpers/berth';
 import { berthdLauncher, exited } from '../helpers/berthd-process';
 import { buildBusyboxImage } from '../helpers/busybox-image';
 import { cleanupNamespace, listSnapshots } from '../helpers/cleanup';
 import { startRegistry, type TestRegistry } from '../helpers/registry';
 import { Containerd } from '../../src/containerd/client';
+import { bridgeRules, removeRules } from '../../src/network/bridge';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bft-'));
 const socket = path.join(dir, 'berth.sock');
 const namespace = `berth-faults-${process.pid}`;
 const bridge = `bft${crypto.randomBytes(3).toString('hex')}`;
-const launcher = berthdLauncher({ dir, namespace, bridge, subnet: `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24` });
+const subnet = testBridgeSubnet();
+const launcher = berthdLauncher({ dir, namespace, bridge, subnet });
 const start = async (): Promise<ChildProcess> => (await launcher.berthd(['-H', `unix://${socket}`, '--log-level', 'error'], { socket })).child;
 const api = (method: string, p: string, body?: unknown) => request(socket, method, p, body === undefined ? {} : { body });
 let reg: TestRegistry;
@@ -42,6 +44,9 @@ afterAll(async () => {
   await cleanupNamespace(ctr);
   ctr.close();
   await reg.close();
+  // the bridge berthd made and its rules (each run left them behind before)
+  await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
+  await removeRules(bridgeRules(bridge, subnet, false)).catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,13 +7,14 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerdAddress, request } from '../helpers/berth';
+import { containerdAddress, request, testBridgeSubnet } from '../helpers/berth';
 import { berthdLauncher, exited } from '../helpers/berthd-process';
 import { buildBusyboxImage } from '../helpers/busybox-image';
 import { cleanupNamespace } from '../helpers/cleanup';
 import { pushPluginFixture } from '../helpers/plugin-fixture';
 import { startRegistry, TestRegistry } from '../helpers/registry';
 import { Containerd } from '../../src/containerd/client';
+import { bridgeRules, removeRules } from '../../src/network/bridge';
 
 // short: a plugin's socket path (<dir>/plugins/<64 hex>/fixture.sock) must fit a unix socket address (107 bytes)
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpk-'));
@@ -24,7 +25,8 @@ const NETWORK_HOST = [{ Name: 'network', Description: 'permissions to access a n
 let reg: TestRegistry;
 let d: ChildProcess | undefined;
 
-const launcher = berthdLauncher({ dir, namespace, bridge, subnet: `10.${200 + crypto.randomInt(50)}.${crypto.randomInt(256)}.0/24` });
+const subnet = testBridgeSubnet();
+const launcher = berthdLauncher({ dir, namespace, bridge, subnet });
 const start = async (): Promise<ChildProcess> =>
   (await launcher.berthd(['-H', `unix://${socket}`, '--plugin-socket-dir', path.join(dir, 'plugins'), '--plugin-spec-dir', path.join(dir, 'specs'), '--log-level', 'error'], { socket })).child;
 const docker = (...args: string[]) =>
@@ -49,6 +51,7 @@ afterAll(async () => {
     if (target?.startsWith(dir)) execFileSync('umount', ['-l', target]);
   }
   await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
+  await removeRules(bridgeRules(bridge, subnet, false)).catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
   await reg?.close();
 });

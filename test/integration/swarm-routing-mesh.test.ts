@@ -6,8 +6,8 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { startRegistry, TestRegistry } from '../helpers/registry';
-import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
-import { loadBusybox } from '../helpers/busybox-image';
+import { cliOk as ok, closeSwarmNodes, formSwarm, startSwarmNodes } from '../helpers/swarm-cluster';
+import { SwarmNode, until } from '../helpers/swarm-node';
 
 jest.setTimeout(120_000);
 
@@ -23,18 +23,12 @@ let c: SwarmNode;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  [a, b, c] = await Promise.all([startSwarmNode(61, PORT), startSwarmNode(62, PORT), startSwarmNode(63, PORT)]);
-  for (const n of [a, b, c]) await loadBusybox(n);
+  [a, b, c] = await startSwarmNodes([61, 62, 63], PORT, { busybox: true });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([a, b, c].filter(Boolean).map((n) => n.close()));
+  await closeSwarmNodes([a, b, c]);
 }, 60_000);
-
-function ok(r: { code: number; stderr: string }): void {
-  const rest = r.stderr.replace(/image \S+ could not be accessed on a registry to record\nits digest\. Each node will access \S+ independently,\npossibly leading to different nodes running different\nversions of the image\.\n\n?/g, '');
-  expect([r.code, rest]).toEqual([0, '']);
-}
 
 const enc = (f: object) => encodeURIComponent(JSON.stringify(f));
 async function tasksOf(on: SwarmNode, service: string): Promise<any[]> {
@@ -76,12 +70,7 @@ async function hostnames(service: string): Promise<string[]> {
 const HTTPD = ['sh', '-c', 'mkdir -p /www && hostname > /www/index.html && exec httpd -f -p 80 -h /www'];
 
 test('a swarm of A (manager), B and C (workers)', async () => {
-  ok(await a.docker(['swarm', 'init', '--advertise-addr', a.ip, '--listen-addr', a.addr, '--dispatcher-heartbeat', `${HEARTBEAT_S}s`]));
-  const wt = (await a.docker(['swarm', 'join-token', '-q', 'worker'])).stdout.trim();
-  ok(await b.docker(['swarm', 'join', '--token', wt, '--advertise-addr', b.ip, '--listen-addr', b.addr, a.addr]));
-  ok(await c.docker(['swarm', 'join', '--token', wt, '--advertise-addr', c.ip, '--listen-addr', c.addr, a.addr]));
-  [ids.a, ids.b, ids.c] = await Promise.all([nodeId(a), nodeId(b), nodeId(c)]);
-  await until('3 ready nodes', async () => (await a.request('GET', '/v1.24/nodes')).json(), (ns: any[]) => ns.length === 3 && ns.every((n) => n.Status.State === 'ready'), 20_000);
+  [ids.a, ids.b, ids.c] = await formSwarm([a, b, c], { roles: ['worker', 'worker'], heartbeatS: HEARTBEAT_S });
 });
 
 test('service create -p: every node answers on the published port and reaches the tasks on every node', async () => {

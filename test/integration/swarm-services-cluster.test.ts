@@ -2,8 +2,8 @@
 // nodes, constraints on node labels, global mode on every node, scale, a rolling update, drain, a worker's berthd
 // killed (its tasks run elsewhere within 3 heartbeats plus scheduling; back, it reports its old tasks shut down, none
 // duplicated), and the leader killed during a rolling update (the new leader finishes it, no slot lost or doubled).
-import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
-import { loadBusybox } from '../helpers/busybox-image';
+import { cliOk as ok, closeSwarmNodes, formSwarm, startSwarmNodes } from '../helpers/swarm-cluster';
+import { SwarmNode, until } from '../helpers/swarm-node';
 
 jest.setTimeout(180_000);
 
@@ -15,19 +15,12 @@ let c: SwarmNode;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  [a, b, c] = await Promise.all([startSwarmNode(51, PORT), startSwarmNode(52, PORT), startSwarmNode(53, PORT)]);
-  for (const n of [a, b, c]) await loadBusybox(n);
+  [a, b, c] = await startSwarmNodes([51, 52, 53], PORT, { busybox: true });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([a, b, c].filter(Boolean).map((n) => n.close()));
+  await closeSwarmNodes([a, b, c]);
 }, 60_000);
-
-/** A CLI run that must succeed; the reference's digest warning (no registry here) is the only stderr allowed. */
-function ok(r: { code: number; stderr: string }): void {
-  const rest = r.stderr.replace(/image \S+ could not be accessed on a registry to record\nits digest\. Each node will access \S+ independently,\npossibly leading to different nodes running different\nversions of the image\.\n\n?/g, '');
-  expect([r.code, rest]).toEqual([0, '']);
-}
 
 const enc = (f: object) => encodeURIComponent(JSON.stringify(f));
 
@@ -56,13 +49,7 @@ async function containersOn(n: SwarmNode, prefix: string): Promise<string[]> {
 }
 
 test('a swarm of A and B (managers) and C (worker)', async () => {
-  ok(await a.docker(['swarm', 'init', '--advertise-addr', a.ip, '--listen-addr', a.addr, '--dispatcher-heartbeat', `${HEARTBEAT_S}s`]));
-  const wt = (await a.docker(['swarm', 'join-token', '-q', 'worker'])).stdout.trim();
-  const mt = (await a.docker(['swarm', 'join-token', '-q', 'manager'])).stdout.trim();
-  ok(await b.docker(['swarm', 'join', '--token', mt, '--advertise-addr', b.ip, '--listen-addr', b.addr, a.addr]));
-  ok(await c.docker(['swarm', 'join', '--token', wt, '--advertise-addr', c.ip, '--listen-addr', c.addr, a.addr]));
-  [ids.a, ids.b, ids.c] = await Promise.all([nodeId(a), nodeId(b), nodeId(c)]);
-  await until('3 ready nodes', async () => (await a.request('GET', '/v1.24/nodes')).json(), (ns: any[]) => ns.length === 3 && ns.every((n) => n.Status.State === 'ready'), 20_000);
+  [ids.a, ids.b, ids.c] = await formSwarm([a, b, c], { roles: ['manager', 'worker'], heartbeatS: HEARTBEAT_S });
 });
 
 test('replicas spread over the three nodes; a worker runs its tasks; scale to 5', async () => {
