@@ -183,11 +183,14 @@ export class ContainerConfigurator {
    * The working directory, made at create in the container's own layer as the engine makes it (missing parts
    * 0755, root's): one that is a file in the image or the init layer, itself or through a symlink, refuses the
    * create with the engine's message (the engine answers 500, berth 400; a part below a file is the engine's lstat
-   * message with the container's path, not the host's). The layers are read without a mount; the snapshot is
+   * message with the container's path, not the host's, as for a NUL or an over-long name). The layers are read without a mount; the snapshot is
    * mounted only when something is to be made.
    */
   private async setupWorkingDir(id: string, wd: string | undefined, mounts: snapshotApi.SnapshotMount[]): Promise<void> {
     if (!wd || wd === '/' || !mounts[0]) return;
+    // paths the kernel refuses: the reference's lstat fails (500, naming its host path); berth says 400 first
+    if (wd.includes('\0')) throw invalidParameter(`lstat ${wd}: invalid argument`);
+    if (Buffer.byteLength(wd) >= 4096 || wd.split('/').some((p) => Buffer.byteLength(p) > 255)) throw invalidParameter(`lstat ${wd}: file name too long`);
     const dirs = layerDirs(mounts as MountLike[]);
     const probe = layeredProbe([...(dirs.upper ? [dirs.upper] : []), ...dirs.lower]);
     const target = resolveInScope({ root: '/', mounts: [], probe }, wd).containerPath;

@@ -320,6 +320,10 @@ describe('WorkingDir, as the 20.10 reference answers it', () => {
       ['/bin/sh', 'Cannot mkdir: /bin/sh is not a directory'],
       ['/etc/hosts/', 'Cannot mkdir: /etc/hosts is not a directory'],
       ['/bin/busybox/x', 'lstat /bin/busybox/x: not a directory'],
+      // the reference answers these 500 with its lstat's error and host path
+      ['/a\u0000b', 'lstat /a\u0000b: invalid argument'],
+      [`/${'a'.repeat(300)}`, `lstat /${'a'.repeat(300)}: file name too long`],
+      [`/${'ab/'.repeat(1400)}x`, `lstat /${'ab/'.repeat(1400)}x: file name too long`],
     ];
     for (const [wd, message] of cases) {
       const r = await b.request('POST', '/v1.24/containers/create?name=wd-file', { body: { Image: 'busybox', Cmd: ['pwd'], WorkingDir: wd } });
