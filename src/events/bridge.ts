@@ -56,7 +56,9 @@ export class EventBridge {
         if (this.stopped) return;
         if (!accepted) this.failures++;
         if (this.failures === 1) this.logger.warn('containerd event stream closed; subscribing again with a back-off');
-        this.timer = setTimeout(() => this.start(), backoffMs(this.failures, 200, 5000));
+        const delayMs = backoffMs(this.failures, 200, 5000);
+        this.logger.debug('subscribing to containerd events again', { failures: this.failures, delayMs });
+        this.timer = setTimeout(() => this.start(), delayMs);
         this.timer.unref();
       },
     });
