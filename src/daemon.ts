@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FifoPool } from './runtime/fifo';
+import { InFlight } from './runtime/inflight';
 import type { Config } from './config';
 import type { Logger } from './log';
 import { Containerd } from './containerd/client';
@@ -71,7 +72,10 @@ export interface Daemon {
   listeners: Listener[];
   /** SIGHUP: re-reads daemon.json, applies the reloadable keys and announces them (the daemon `reload` event). */
   reload(): Promise<void>;
-  /** Stops serving. Containers keep running: they belong to containerd. */
+  /**
+   * Stops serving: no new request, exit or restart is taken on; the requests, exits and record writes under way are
+   * awaited (bounded), then everything is let go. Containers keep running: they belong to containerd.
+   */
   close(): Promise<void>;
 }
 
@@ -244,12 +248,14 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await builder.init();
   const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
-  const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz });
+  const handling = new InFlight();
+  const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz, track: (h) => void handling.add(h) });
   for (const w of hostPlan.warnings) logger.warn(w);
   if (group.warning) logger.warn(group.warning);
   const listeners = opts.noListen ? [] : await Promise.all(targets.map((t) => listen(app, t.address, { tls, gid: group.gid }, t.spec)));
   for (const l of listeners) logger.info('API listen on ' + l.address);
 
+  let closing: Promise<void> | undefined;
   return {
     config,
     ctr,
@@ -273,19 +279,26 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       logger.level = effectiveLogLevel(config);
       events.publish('daemon', 'reload', system.id(), reloadAttributes(config, os.hostname()));
     },
-    async close() {
-      await Promise.all(listeners.map((l) => l.close()));
-      containers.close();
-      await dns.close();
-      health.close();
-      events.close();
-      bridge.close();
-      supervisor?.close();
-      orchestrator.close();
-      agent.close();
-      mesh.close();
-      cluster.close();
-      ctr.close();
+    close() {
+      closing ??= closeOnce();
+      return closing;
     },
   };
+
+  async function closeOnce(): Promise<void> {
+    await Promise.all(listeners.map((l) => l.close()));
+    health.close();
+    // the requests under way finish (their connections are closed: streams end), with the exits they wait for
+    if (!(await handling.drain(5000))) logger.warn('shutting down with requests still under way', { requests: handling.size });
+    if (!(await containers.close(10_000))) logger.warn('shutting down with container exits still being recorded');
+    bridge.close();
+    await dns.close();
+    events.close();
+    supervisor?.close();
+    orchestrator.close();
+    agent.close();
+    mesh.close();
+    cluster.close();
+    ctr.close();
+  }
 }

@@ -39,6 +39,8 @@ export interface AppOptions {
   concurrency?: ConcurrencyLimits;
   /** Authorization plugins (docs/authz.md): asked around every route's handler while enabled. */
   authorizer?: Authorizer;
+  /** Told of each route's handling as it starts (the daemon's close() waits for what is under way). */
+  track?: (handling: Promise<void>) => void;
 }
 
 const COMMON_HEADER_NAMES = ['Api-Version', 'Docker-Experimental', 'Ostype', 'Server'];
@@ -137,7 +139,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.use(gate.middleware((res, err, req) => writeError(res, err, (req as ApiRequest).apiVersion)));
 
   for (const route of opts.routes) {
-    app[route.method](route.path as string, async (req: Request, res: Response) => {
+    const handle = async (req: Request, res: Response): Promise<void> => {
       const r = req as ApiRequest;
       for (const [k, val] of Object.entries(commonHeaders)) res.setHeader(k, val);
       try {
@@ -153,6 +155,11 @@ export function createApp(opts: AppOptions): express.Express {
           opts.logger?.error('handler failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
         writeError(res, err, r.apiVersion);
       }
+    };
+    app[route.method](route.path as string, (req: Request, res: Response) => {
+      const handling = handle(req, res);
+      opts.track?.(handling);
+      return handling;
     });
   }
 

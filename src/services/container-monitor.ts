@@ -9,6 +9,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import { backoffMs } from '../containerd/backoff';
 import { isGrpcNotFound } from '../containerd/errors';
 import type { Logger } from '../log';
+import { InFlight } from '../runtime/inflight';
 import { ContainerIO } from '../runtime/io';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
@@ -35,12 +36,19 @@ export interface ContainerMonitorDeps {
 
 export class ContainerMonitor {
   private closed = false;
+  /** Exits being recorded, their record writes and network teardowns, restarts by policy under way. */
+  private readonly work = new InFlight();
 
   constructor(private readonly d: ContainerMonitorDeps) {}
 
-  /** Stops the exit watchers' retries (shutdown). */
-  close(): void {
+  /**
+   * Shutdown: no exit is recorded from here on (the next start's reconcile finds it in containerd) and no restart
+   * begins; resolves once the exits and restarts already under way have written everything (or at `timeoutMs`:
+   * false then). Before, a closed daemon could still write a network record of an exit it was finishing.
+   */
+  close(timeoutMs = 10_000): Promise<boolean> {
     this.closed = true;
+    return this.work.drain(timeoutMs);
   }
 
   private get ctr(): Containerd {
@@ -88,8 +96,13 @@ export class ContainerMonitor {
     void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
   }
 
-  /** Records one run's exit once, whichever source reports it first. */
-  private async recordExit(id: string, status: number, finishedAt: string, pid = 0): Promise<void> {
+  /** Records one run's exit once, whichever source reports it first (not after close()). */
+  private recordExit(id: string, status: number, finishedAt: string, pid = 0): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.work.add(this.recordExitNow(id, status, finishedAt, pid));
+  }
+
+  private async recordExitNow(id: string, status: number, finishedAt: string, pid: number): Promise<void> {
     const live = this.d.live.liveOf(id);
     const rec = this.d.store.get(id);
     if (pid && live.recordedPid === pid) return;
@@ -113,12 +126,14 @@ export class ContainerMonitor {
       this.d.publish(rec, 'die', { exitCode: String(status) });
       const t = this.teardownNetwork(rec); // clears the endpoints before the record is written below
       live.teardownRecorded = t.recorded;
-      live.teardown = t.done.finally(() => {
-        this.d.runEnded(rec);
-        live.teardown = undefined;
-        live.teardownRecorded = undefined;
-      });
-      live.exitCleanup = Promise.all([
+      live.teardown = this.work.add(
+        t.done.finally(() => {
+          this.d.runEnded(rec);
+          live.teardown = undefined;
+          live.teardownRecorded = undefined;
+        }),
+      );
+      live.exitCleanup = this.work.add(Promise.all([
         taskApi.remove(this.ctr, id).then(
           () => (live.noTask = true),
           () => undefined,
@@ -129,7 +144,7 @@ export class ContainerMonitor {
         .then(() => this.d.unmountVolumes(rec))
         .then(() => {
           live.exitCleanup = undefined;
-        });
+        }));
       if (restart) this.scheduleRestart(rec, ranFor);
     }
     if (!rec) await taskApi.remove(this.ctr, id).catch(() => undefined);
@@ -166,9 +181,9 @@ export class ContainerMonitor {
     live.restartTimer = setTimeout(() => {
       live.restartTimer = undefined;
       const cur = this.d.store.get(rec.Id);
-      if (!cur || !cur.State.Restarting) return;
+      if (this.closed || !cur || !cur.State.Restarting) return;
       cur.RestartCount++;
-      live.starting = this.d.start(cur.Id)
+      live.starting = this.work.add(this.d.start(cur.Id))
         .catch((err) => {
           this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
           cur.State = { ...cur.State, Restarting: false, Status: 'exited' };

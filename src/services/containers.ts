@@ -397,13 +397,16 @@ export class ContainerService {
   writeStdin(id: string, chunk: Buffer): void { this.live.stdinOf(id)?.stdin()?.write(chunk); }
 
   /** Closes berth's ends of every container's I/O (shutdown); containers keep running. */
-  close(): void {
-    this.monitor.close();
+  /**
+   * Shutdown: no restart by policy begins and no exit is recorded from here on; the exits, record writes and
+   * restarts under way are awaited (up to `timeoutMs`), then the containers' I/O is let go. Whether all settled.
+   */
+  async close(timeoutMs = 10_000): Promise<boolean> {
+    for (const l of this.live.values()) if (l.restartTimer) clearTimeout(l.restartTimer);
+    const settled = await this.monitor.close(timeoutMs);
     this.live.logReader.close();
-    for (const l of this.live.values()) {
-      l.io?.close();
-      if (l.restartTimer) clearTimeout(l.restartTimer);
-    }
+    for (const l of this.live.values()) l.io?.close();
     this.live.capture.close();
+    return settled;
   }
 }
