@@ -3,6 +3,7 @@
 // subnet without a gateway and says EnableIPv6; a container gets the subnet's prefix with its MAC address as the last
 // six bytes (the subnet leaves 48 host bits or more), the subnet's first address as IPv6Gateway, at the top of
 // NetworkSettings and under Networks.bridge, and an /etc/hosts line for it after the IPv4 one.
+import { execFile } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import { startTestBerth, TestBerth } from '../helpers/berth';
 import { loadBusybox } from '../helpers/busybox-image';
@@ -31,6 +32,10 @@ const logs = async (name: string) =>
     .push((await b.request('GET', `/v1.24/containers/${name}/logs?stdout=1&stderr=1`)).body)
     .map((f) => f.payload.toString())
     .join('');
+
+/** Whether an IPv6 address of a host interface is still tentative (duplicate address detection under way). */
+const tentative = (dev: string) =>
+  new Promise<boolean>((resolve) => execFile('ip', ['-6', 'addr', 'show', 'dev', dev, 'tentative'], (err, out) => resolve(!err && out.trim() !== '')));
 
 /** The engine's address for a MAC on a /64: the prefix, then the MAC's six bytes. */
 const fromMac = (mac: string) => {
@@ -76,6 +81,9 @@ test('the default bridge is dual-stack: network, inspect, /etc/hosts, and a peer
   // a given MAC address makes the IPv6 address; a peer reaches it, and the gateway answers
   const m = await run({ Cmd: ['sleep', '60'], MacAddress: '02:42:ac:11:00:99' }, 'v6-mac');
   expect(m.NetworkSettings.GlobalIPv6Address).toBe(`${prefix}::242:ac11:99`);
+  // the gateway address the bridge got with the first container answers once the kernel's duplicate address
+  // detection is done with it (about a second; the containers' own addresses are settled by the CNI plugin)
+  for (let i = 0; i < 100 && (await tentative(b.config.bridgeName)); i++) await new Promise((r) => setTimeout(r, 50));
   await run({ Cmd: ['sh', '-c', `ping -6 -c1 -W5 ${prefix}::242:ac11:99 >/dev/null && echo peer; ping -6 -c1 -W5 ${prefix}::1 >/dev/null && echo gateway`] }, 'v6-ping');
   expect((await b.request('POST', '/v1.24/containers/v6-ping/wait')).json().StatusCode).toBe(0);
   expect(await logs('v6-ping')).toBe('peer\ngateway\n');
