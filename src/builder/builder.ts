@@ -218,7 +218,8 @@ export class BuildService {
     let image: ResolvedImage | undefined;
     if (stageRef) image = stageRef.image;
     else if (ref !== 'scratch') image = await this.baseImage(ctx, ref);
-    if (image) ctx.say(` ---> ${shortId(image.id)}\n`);
+    // The reference prints the line for `FROM scratch` too, with no id.
+    ctx.say(` ---> ${image ? shortId(image.id) : ''}\n`);
     const config = image ? { ...emptyConfig(), ...(image.config.config ?? {}) } : emptyConfig();
     const st: StageState = { image, config, args: new Map(), name };
     // ONBUILD triggers of the base run first, as the engine runs them.
@@ -422,7 +423,7 @@ export class BuildService {
   private async probeCache(ctx: RunCtx, st: StageState, containerConfig: ImageRunConfig): Promise<ResolvedImage | undefined> {
     if (ctx.b.request.nocache || !st.image) return undefined;
     const key = cacheKey(containerConfig);
-    const children = (await this.d.images.list()).filter((i) => i.parent === st.image!.id).sort((a, b) => (a.created < b.created ? 1 : -1));
+    const children = await this.d.images.children(st.image.id);
     const hit = children.find((i) => cacheKey((i.config.container_config ?? {}) as ImageRunConfig) === key && cacheKey({ ...(i.config.config ?? {}), Cmd: null }) === cacheKey({ ...st.config, Cmd: null }));
     if (!hit) return undefined;
     ctx.say(' ---> Using cache\n');
@@ -643,7 +644,7 @@ export class BuildService {
         for (const [i, u] of urls.entries()) downloaded.push(await downloadSource(u, path.join(dl.dir, String(i)), ctx.signal));
       }
       sources = [...sources, ...downloaded];
-      const plan = planCopy(sources, destIsDir || sources.length > 1, ins.cmd);
+      const plan = await planCopy(sources, destIsDir || sources.length > 1, ins.cmd);
       // ADD of a local archive extracts it instead of copying it.
       const archives = ins.cmd === 'ADD' ? sources.filter((s) => !s.isDir && !downloaded.includes(s) && isArchive(s.fs.head(s.hostPath, 512))) : [];
       const cmd = [...shellOf(st.config), `#(nop) ${ins.cmd} ${plan.checksum} in ${dest} `];

@@ -139,6 +139,9 @@ function* entriesOf(src: CopySource, asName: string): Generator<Entry> {
   yield* walk(src.hostPath, asName);
 }
 
+/** Files hashed at once: libuv's threadpool has four threads; a few more keep them busy between reads. */
+const HASH_PARALLEL = 8;
+
 export interface CopyPlan {
   entries: Entry[];
   /** The cache's source id: `file:<sha>`, `dir:<sha>`, `multi:<sha>`. */
@@ -150,20 +153,31 @@ export interface CopyPlan {
  * ending in `/`, the destination is a directory (each file under its base name, each directory's contents
  * merged in); a single file to a destination that is not an existing directory becomes that file.
  */
-export function planCopy(sources: CopySource[], destIsDir: boolean, instr: string): CopyPlan {
+export async function planCopy(sources: CopySource[], destIsDir: boolean, instr: string): Promise<CopyPlan> {
   if (sources.length > 1 && !destIsDir) throw invalidParameter(`When using ${instr} with more than one source file, the destination must be a directory and end with a /`);
   const entries: Entry[] = [];
   for (const s of sources) {
     const asName = s.isDir ? '' : destIsDir ? s.base : '';
     for (const e of entriesOf(s, asName)) entries.push(e);
   }
+  // The files' own digests first, several at a time in the threadpool (the event loop only collects them).
+  const files = entries.filter((e) => e.st.isFile());
+  const digests = new Map<Entry, Buffer>();
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const e = files[next++];
+      digests.set(e, await e.fs.hashAsync(e.hostPath, e.st));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASH_PARALLEL, files.length) }, worker));
   const h = crypto.createHash('sha256');
   for (const e of entries) {
     // As the engine's tarsum: names, modes, sizes, link targets and content; not mtimes (directories that the
     // context's tar only implies get the extraction's time).
     h.update(`${e.name}\0${e.st.mode}\0${e.st.isFile() ? e.st.size : 0}\0`);
     if (e.st.isSymbolicLink()) h.update(e.fs.readlink(e.hostPath));
-    else if (e.st.isFile()) h.update(e.fs.hash(e.hostPath, e.st));
+    else if (e.st.isFile()) h.update(digests.get(e)!);
   }
   const kind = sources.length > 1 ? 'multi' : sources[0].isDir ? 'dir' : 'file';
   return { entries, checksum: `${kind}:${h.digest('hex')}` };

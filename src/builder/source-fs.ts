@@ -32,10 +32,19 @@ export interface SourceFs {
   readAll(p: string, st: SourceStat): Promise<Buffer>;
   /** sha256 of a regular file's content. */
   hash(p: string, st: SourceStat): Buffer;
+  /** The same, computed off the event loop (read and digest in libuv's threadpool) for files up to HASH_WHOLE. */
+  hashAsync(p: string, st: SourceStat): Promise<Buffer>;
   /** The first bytes of a regular file. */
   head(p: string, n: number): Buffer;
   /** A whole (small) regular file; undefined when it is not one. */
   readFile(p: string): Buffer | undefined;
+}
+
+/** Files up to this size are read whole and digested in the threadpool (crypto.subtle); larger ones are streamed. */
+export const HASH_WHOLE = 4 << 20;
+
+async function digest(b: Buffer): Promise<Buffer> {
+  return Buffer.from(await crypto.subtle.digest('SHA-256', b));
 }
 
 export const hostFs: SourceFs = {
@@ -64,6 +73,9 @@ export const hostFs: SourceFs = {
       fs.closeSync(fd);
     }
     return h.digest();
+  },
+  async hashAsync(p, st) {
+    return st.size > HASH_WHOLE ? hostFs.hash(p, st) : digest(await fs.promises.readFile(p));
   },
   readFile(p) {
     try {
@@ -250,6 +262,19 @@ export class TarContextFs implements SourceFs {
   read(st: SourceStat, buf: Buffer, from: number, len: number): number {
     const n = st as Node;
     return fs.readSync(this.fdOf(), buf, 0, Math.min(len, n.size - from), n.offset + from);
+  }
+
+  async hashAsync(p: string, st: SourceStat): Promise<Buffer> {
+    if (st.size > HASH_WHOLE) return this.hash(p, st);
+    const n = st as Node;
+    const b = Buffer.allocUnsafe(n.size);
+    const fd = this.fdOf();
+    for (let done = 0; done < n.size; ) {
+      const got = await new Promise<number>((resolve, reject) => fs.read(fd, b, done, n.size - done, n.offset + done, (err, k) => (err ? reject(err) : resolve(k))));
+      if (got <= 0) throw new Error('context.tar: short read');
+      done += got;
+    }
+    return digest(b);
   }
 
   hash(_p: string, st: SourceStat): Buffer {

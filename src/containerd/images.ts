@@ -16,9 +16,9 @@ export interface ImageSpec {
 
 const call = (lease?: string) => (lease ? { lease } : undefined);
 
-/** Every image record of the namespace. */
-export async function list(ctr: Containerd): Promise<ImageRecord[]> {
-  return (await ctr.images.List({ filters: [] })).images;
+/** Every image record of the namespace; with filters (containerd's syntax), those that match any of them. */
+export async function list(ctr: Containerd, filters: string[] = []): Promise<ImageRecord[]> {
+  return (await ctr.images.List({ filters })).images;
 }
 
 /** The record named `name`; throws (NotFound) when there is none. */

@@ -173,6 +173,28 @@ export class ImageService {
     return out.sort((a, b) => (b.created > a.created ? 1 : b.created < a.created ? -1 : 0));
   }
 
+  /**
+   * The images whose parent is `parent` (the build cache's candidates), newest first. Only their records are listed
+   * (a label filter in containerd), so a lookup does not grow with every image there is; each record of such an
+   * image carries the label (commits store it on the image's first name, tags copy it), and `names` holds those.
+   */
+  async children(parent: string): Promise<ResolvedImage[]> {
+    const records = await imageApi.list(this.ctr, [`labels."${LABEL_PARENT}"==${JSON.stringify(parent)}`]);
+    const groups = new Map<string, imageApi.ImageRecord[]>();
+    await Promise.all(
+      records.map(async (image) => {
+        try {
+          const { configDigest } = await this.manifest(image.target!.digest);
+          groups.set(configDigest, [...(groups.get(configDigest) ?? []), image]);
+        } catch (err) {
+          if (!isGrpcNotFound(err)) throw err;
+        }
+      }),
+    );
+    const out = await Promise.all([...groups].map(([id, imgs]) => this.build(id, imgs)));
+    return out.sort((a, b) => (b.created > a.created ? 1 : b.created < a.created ? -1 : 0));
+  }
+
   /** Unpacked size of each layer, bottom first (from the labels written at unpack). */
   async layerSizes(img: ResolvedImage): Promise<number[]> {
     const m = await this.manifest(img.manifestDigest);

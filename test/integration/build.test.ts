@@ -169,6 +169,16 @@ describe('cache', () => {
     expect(again.stream).not.toContain('Running in');
     const changed = await build('', await contextTar({ Dockerfile: df, f: 'two', 'd/x/y': 'z' }));
     expect(changed.stream.match(/ ---> Using cache\n/g)).toHaveLength(1); // ARG only
+    // one file's mode, and one file's content among many in a directory (their digests are taken in parallel)
+    const mode = await build('', await contextTar({ Dockerfile: df, f: { content: 'one', mode: 0o755 }, 'd/x/y': 'z' }));
+    expect(mode.stream.match(/ ---> Using cache\n/g)).toHaveLength(1);
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d/m/f${i}`, `c${i}`]));
+    const base = await build('', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z', ...many }));
+    expect(base.stream.match(/ ---> Using cache\n/g)).toHaveLength(2); // ARG, COPY f
+    const deep = await build('', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z', ...many, 'd/m/f17': 'other' }));
+    expect(deep.stream.match(/ ---> Using cache\n/g)).toHaveLength(2);
+    const same = await build('', await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z', ...many }));
+    expect(same.stream.match(/ ---> Using cache\n/g)).toHaveLength(5);
     const arg = await build(`buildargs=${encodeURIComponent('{"V":"2"}')}`, await contextTar({ Dockerfile: df, f: 'one', 'd/x/y': 'z' }));
     expect(arg.stream.match(/ ---> Using cache\n/g)).toHaveLength(3); // ARG, COPY f, COPY d
     expect(await run(arg.aux!, [])).toBe('2\n');
@@ -272,6 +282,8 @@ describe('FROM scratch and remote contexts', () => {
   test('FROM scratch with COPY makes a one-layer image', async () => {
     const r = await build('t=build-scratch', await contextTar({ Dockerfile: 'FROM scratch\nCOPY bb /bin/busybox\nCMD ["/bin/busybox", "echo", "from scratch"]\n', bb: { content: fs.readFileSync('/bin/busybox').toString('latin1'), mode: 0o755 } }));
     expect(r.error).toBeUndefined();
+    // as the reference (20.10 at 1.24): FROM scratch is followed by ' ---> ' with no id
+    expect(r.stream).toMatch(/^Step 1\/3 : FROM scratch\n ---> \nStep 2\/3 : COPY bb \/bin\/busybox\n/);
     const img = await inspect('build-scratch');
     expect(img.RootFS.Layers).toHaveLength(1);
     expect((await inspect(img.Parent)).Parent).toBe(''); // the COPY step's image has no parent
