@@ -268,7 +268,17 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
         writeNoContent(res);
       },
     },
-    { method: 'post', path: '/containers/:id/wait', handler: async (req, res) => writeJSON(res, 200, { StatusCode: await containers.wait(id(req)), Error: null }) },
+    {
+      method: 'post',
+      path: '/containers/:id/wait',
+      handler: async (req, res) => {
+        // a client that leaves ends the wait, as the request's context ends the engine's (and a stopping daemon's
+        // close() need not wait for the container)
+        const left = new Promise<undefined>((r) => res.once('close', () => r(undefined)));
+        const code = await Promise.race([containers.wait(id(req)), left]);
+        if (code !== undefined) writeJSON(res, 200, { StatusCode: code, Error: null });
+      },
+    },
     { method: 'post', path: '/containers/:id/pause', handler: async (req, res) => { await containers.pause(id(req)); writeNoContent(res); } },
     { method: 'post', path: '/containers/:id/unpause', handler: async (req, res) => { await containers.unpause(id(req)); writeNoContent(res); } },
     { method: 'post', path: '/containers/:id/rename', handler: async (req, res) => { await containers.rename(id(req), queryString(req, 'name') ?? ''); writeNoContent(res); } },

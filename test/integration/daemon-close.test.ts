@@ -68,4 +68,15 @@ test('close() resolves after the exits under way are written; nothing is written
   for (const id of ids) expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
   for (const id of ids) expect((await b.request('POST', `/v1.24/containers/${id}/kill`)).status).toBe(204);
   for (const id of ids) expect((await b.request('POST', `/v1.24/containers/${id}/wait`)).json().StatusCode).toBe(137);
+
+  // a client waiting for a running container does not hold close() up: its wait ends with its connection (close()
+  // gives the requests under way 5 s; an idle close takes milliseconds)
+  expect((await b.request('POST', `/v1.24/containers/${ids[0]}/start`)).status).toBe(204);
+  const waiting = http.request({ socketPath: b.socket, path: `/v1.24/containers/${ids[0]}/wait`, method: 'POST' });
+  waiting.on('error', () => undefined);
+  waiting.end();
+  await new Promise((r) => setTimeout(r, 300));
+  const t0 = Date.now();
+  await b.daemon.close();
+  expect(Date.now() - t0).toBeLessThan(4000);
 }, 90_000);
