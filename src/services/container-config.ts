@@ -18,7 +18,7 @@ import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, systemError } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
-import { netnsPath } from '../network/sandbox';
+import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
 import { CreateRequest, mergeImageConfig, parseBind, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
@@ -106,7 +106,7 @@ export class ContainerConfigurator {
   }
 
   /** Also returns the rw snapshot's mounts (what the first start hands to Tasks.Create, without asking again). */
-  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[]; mounts: snapshotApi.SnapshotMount[] }> {
+  async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[]; mounts: snapshotApi.SnapshotMount[]; netns?: Promise<unknown> }> {
     if (name) validateName(name);
     const img = await this.d.images.resolve(req.config.Image ?? '');
     const config = mergeImageConfig(req.config, img.config.config);
@@ -119,6 +119,12 @@ export class ContainerConfigurator {
       const dir = this.d.store.dir(id);
       await fs.promises.mkdir(dir, { recursive: true });
       undo.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+      // A network namespace of its own is made now, in the background (an `ip` process): the start that usually
+      // follows at once finds it ready instead of waiting for it before runc can create the task. (After the
+      // folder: a create killed from here on leaves a folder without a record, whose netns goes with it at the next
+      // start; a failed create deletes it; a removal deletes it; a start makes it again when it is gone.)
+      const netns = ownsNetns(req.hostConfig.NetworkMode) ? createNetns(id).catch(() => undefined) : undefined;
+      if (netns) undo.push(() => netns.then(() => deleteNetns(id)));
       const hostname = config.Hostname || (req.hostConfig.NetworkMode === 'host' ? os.hostname() : id.slice(0, 12));
       config.Hostname = hostname;
       config.Image = req.config.Image;
@@ -172,7 +178,7 @@ export class ContainerConfigurator {
       undo.push(() => containerApi.remove(this.ctr, id));
       await this.d.store.save(rec);
       this.publish(rec, 'create');
-      return { id, warnings: [], mounts };
+      return { id, warnings: [], mounts, netns };
     } catch (err) {
       for (const u of undo.reverse()) await u().catch(() => undefined);
       throw err;

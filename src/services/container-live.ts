@@ -45,6 +45,8 @@ export interface Live {
   startSaved?: Promise<void>;
   /** The rw snapshot's mounts as the create got them, for the first start (taken once). */
   mounts?: SnapshotMount[];
+  /** The netns the create began making in the background (start and remove wait for it). */
+  netnsMade?: Promise<unknown>;
   /** containerd holds no task for the container (just created, or its last task deleted): start and remove need not delete one. */
   noTask?: boolean;
 }

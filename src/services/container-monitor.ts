@@ -18,6 +18,7 @@ import type { ContainerRecord } from '../types/container';
 import type { ContainerNetworking } from './container-network';
 import type { ContainerLive } from './container-live';
 import { SNAPSHOTTER } from './images';
+import { deleteNetns } from '../network/sandbox';
 
 export interface ContainerMonitorDeps {
   ctr: Containerd;
@@ -124,6 +125,11 @@ export class ContainerMonitor {
       // die is announced as soon as the exit is known; deleting the task and saving the record follow, and the
       // next start or a remove waits for them.
       this.d.publish(rec, 'die', { exitCode: String(status) });
+      // the task's deletion is asked first (the network's teardown execs its plugins after it went out)
+      const taskRemoved = taskApi.remove(this.ctr, id).then(
+        () => (live.noTask = true),
+        () => undefined,
+      );
       const t = this.teardownNetwork(rec); // clears the endpoints before the record is written below
       live.teardownRecorded = t.recorded;
       live.teardown = this.work.add(
@@ -134,10 +140,7 @@ export class ContainerMonitor {
         }),
       );
       live.exitCleanup = this.work.add(Promise.all([
-        taskApi.remove(this.ctr, id).then(
-          () => (live.noTask = true),
-          () => undefined,
-        ),
+        taskRemoved,
         // after the start's own write, so the exited state is the one that stays on disk
         (live.startSaved ?? Promise.resolve()).then(() => this.d.store.save(rec)).catch((err) => this.d.logger.error('cannot save state', { id, err: String(err) })),
       ])
@@ -280,12 +283,14 @@ export class ContainerMonitor {
     const orphans = (await containerApi.idsWithLabel(this.ctr, 'berth.name')).filter((id) => !known.has(id));
     for (const id of orphans) {
       for (const key of [id, `${id}-init`, `${id}-init-key`]) await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+      await deleteNetns(id);
       await containerApi.remove(this.ctr, id).catch((err) => this.d.logger.warn('cannot remove an orphaned container', { id, err: String(err) }));
       this.d.logger.info('removed a container left by an interrupted create', { id });
     }
     // A create killed before its container record leaves snapshots under its (expiring) lease and a folder.
     for (const id of this.d.store.strays()) {
       for (const key of [id, `${id}-init`, `${id}-init-key`]) await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
+      await deleteNetns(id); // (made in the background by the create)
       await fs.promises.rm(this.d.store.dir(id), { recursive: true, force: true });
     }
   }

@@ -18,6 +18,15 @@ import type { Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
 import type { ContainerRecord } from '../types/container';
 import { own } from '../translate/own';
 
+/**
+ * Resolves after the writes queued so far went out (a check-phase turn of the event loop): a CNI plugin's exec
+ * blocks the loop while it forks, so the containerd call made just before it (the task's create at start, its
+ * deletion at exit) is sent first, and runc and the plugin work at the same time.
+ */
+function afterPendingWrites(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}
+
 export const HOSTS_BASE = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'ff00::0\tip6-mcastprefix', 'ff02::1\tip6-allnodes', 'ff02::2\tip6-allrouters'];
 
 /** The network a NetworkMode names ("default" is the bridge), or undefined for container:<id>. */
@@ -156,6 +165,7 @@ export class ContainerNetworking {
     if (!ownsNetns(rec.HostConfig.NetworkMode)) return;
     const nets = Object.entries(this.configured(rec));
     const ns = await createNetns(rec.Id);
+    await afterPendingWrites();
     const mode = modeNetwork(rec.HostConfig.NetworkMode);
     const primary = mode ? this.d.networks.tryFind(mode)?.Name ?? mode : undefined;
     rec.Endpoints = {};
@@ -187,6 +197,7 @@ export class ContainerNetworking {
     const eps = Object.values(rec.Endpoints ?? {});
     rec.Endpoints = undefined;
     const ns = netnsPath(rec.Id);
+    await afterPendingWrites();
     await Promise.all(eps.map((ep) => this.unplug(rec, ep, ns)));
     await deleteNetns(rec.Id);
   }

@@ -84,7 +84,10 @@ export class ContainerRemover {
       // An endpoint teardown still running finishes on its own (it deletes the netns); only its record write is awaited.
       await live.exitCleanup;
       if (live.teardown) await live.teardownRecorded;
-      else await deleteNetns(rec.Id).catch(() => undefined);
+      else {
+        await live.netnsMade; // (one the create is still making)
+        await deleteNetns(rec.Id).catch(() => undefined);
+      }
       if (!live.noTask) await taskApi.remove(ctr, rec.Id).catch(() => undefined);
       // berth's record goes last (a removal cut short is finished by the next one), containerd's after the rw
       // snapshot (were that removal to fail, the container would stay whole, dead, for a later remove to retry);

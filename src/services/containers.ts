@@ -180,16 +180,19 @@ export class ContainerService {
     try {
       // The netns exists before runc creates the container; its interface is plugged in while runc works, and
       // both are done before the process starts.
+      // (the netns the create began making, awaited first: made twice, the second `ip netns add` would fail)
+      await live.netnsMade;
+      live.netnsMade = undefined;
       if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
       await this.config.applyLinks(rec);
       await this.config.mountPluginVolumes(rec);
       const mounts = live.mounts ?? (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id));
       live.mounts = undefined;
       live.noTask = false;
-      const settled = await Promise.allSettled([
-        this.setupNetwork(rec),
-        this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths)),
-      ]);
+      // (the task's create is asked first: the network's plugins start after it went out)
+      const task = this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths));
+      const net = this.setupNetwork(rec);
+      const settled = await Promise.allSettled([net, task]);
       const failed = settled.find((x) => x.status === 'rejected') as PromiseRejectedResult | undefined;
       if (failed) throw failed.reason;
       io.stdinReady = true;
@@ -369,10 +372,11 @@ export class ContainerService {
   // ---- the parts' entry points: create and configuration, the exit monitor, live I/O ------------------------
 
   async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
-    const { id, warnings, mounts } = await this.config.create(req, name);
+    const { id, warnings, mounts, netns } = await this.config.create(req, name);
     const live = this.live.liveOf(id);
     live.mounts = mounts;
     live.noTask = true;
+    live.netnsMade = netns;
     return { id, warnings };
   }
   replaceHostConfig(ref: string, given: HostConfig): Promise<void> { return this.config.replaceHostConfig(ref, given); }

@@ -74,6 +74,20 @@ describe('the default bridge through CNI', () => {
     expect(leftovers()).toEqual([]);
   });
 
+  test('the netns the create makes ahead goes with a removal before any start, and after a run', async () => {
+    const netns = (id: string) => `/var/run/netns/berth-${id.slice(0, 16)}`;
+    const create = async () => (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['true'] } })).json().Id as string;
+    const early = await create(); // removed at once, while its netns may still be in the making
+    expect((await b.request('DELETE', `/v1.24/containers/${early}`)).status).toBe(204);
+    expect(fs.existsSync(netns(early))).toBe(false);
+    const ran = await create();
+    expect((await b.request('POST', `/v1.24/containers/${ran}/start`)).status).toBe(204);
+    expect((await b.request('POST', `/v1.24/containers/${ran}/wait`)).json().StatusCode).toBe(0);
+    expect((await b.request('DELETE', `/v1.24/containers/${ran}`)).status).toBe(204);
+    for (let i = 0; i < 100 && fs.existsSync(netns(ran)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(netns(ran))).toBe(false);
+  });
+
   test('NetworkMode none has loopback only; host shares the host network', async () => {
     const none = await b.docker(['run', '--rm', '--net', 'none', 'busybox', 'sh', '-c', 'cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "'], { apiVersion: '1.24' });
     expect(none.stdout).toBe('lo\n');
