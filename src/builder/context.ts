@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
@@ -92,86 +93,6 @@ export async function openTar(input: Readable): Promise<Readable> {
   return out;
 }
 
-const SINK_BUFFER = 4 << 20;
-
-/**
- * A file written from a stream's chunks through two 4 MB buffers: each chunk is copied in as it arrives and dropped
- * (so it dies young: chunks held in a write queue until the disk took them outlived the young generation, and the
- * old-space collections they caused cost more than the upload), and the file is written 4 MB at a time, one buffer
- * on the disk while the other fills. No sync: the context is thrown away after the build.
- */
-class FileSink {
-  private readonly bufs = [Buffer.allocUnsafe(SINK_BUFFER), Buffer.allocUnsafe(SINK_BUFFER)];
-  private cur = 0;
-  private len = 0;
-  private pos = 0;
-  private inflight: Promise<void> | undefined;
-  private error: Error | undefined;
-
-  constructor(private readonly fd: number) {}
-
-  /** Copies a chunk in; a promise when the caller must wait (a buffer is full and the other still being written). */
-  write(chunk: Buffer): Promise<void> | undefined {
-    if (this.error) throw this.error;
-    let off = 0;
-    while (off < chunk.length) {
-      const n = chunk.copy(this.bufs[this.cur], this.len, off);
-      off += n;
-      this.len += n;
-      if (this.len < SINK_BUFFER) continue;
-      if (this.inflight) {
-        const rest = chunk.subarray(off);
-        return this.inflight.then(() => {
-          this.flush();
-          return this.write(rest);
-        });
-      }
-      this.flush();
-    }
-    return undefined;
-  }
-
-  /** Waits for the write under way, whatever its outcome (before the file is closed after a failure). */
-  async settle(): Promise<void> {
-    await this.inflight;
-  }
-
-  /** Writes what is left and waits for the disk. */
-  async end(): Promise<void> {
-    await this.inflight;
-    this.flush();
-    await this.inflight;
-    if (this.error) throw this.error;
-  }
-
-  private flush(): void {
-    if (this.error) throw this.error;
-    if (!this.len) return;
-    const buf = this.bufs[this.cur];
-    const len = this.len;
-    const pos = this.pos;
-    this.pos += len;
-    this.cur ^= 1;
-    this.len = 0;
-    this.inflight = writeAll(this.fd, buf, len, pos).then(
-      () => { this.inflight = undefined; },
-      (err: Error) => { this.inflight = undefined; this.error = err; },
-    );
-  }
-}
-
-function writeAll(fd: number, buf: Buffer, len: number, pos: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const step = (off: number) =>
-      fs.write(fd, buf, off, len - off, pos + off, (err, n) => {
-        if (err) reject(err);
-        else if (off + n < len) step(off + n);
-        else resolve();
-      });
-    step(0);
-  });
-}
-
 /** Feeds a stream's chunks to `onChunk` (which may ask to wait), resolving at its end. */
 function consume(input: Readable, onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -244,25 +165,25 @@ export class ContextStore {
     try {
       const tarStream = await openTar(body);
       const scanner = new TarScanner();
-      const fd = fs.openSync(index.file, 'wx', 0o600);
-      const sink = new FileSink(fd);
+      const out = fs.createWriteStream(index.file, { flags: 'wx', mode: 0o600, highWaterMark: 8 << 20 });
+      const failed = new Promise<never>((_, reject) => out.once('error', reject));
+      failed.catch(() => undefined);
       try {
         await consume(tarStream, (chunk) => {
           for (const h of scanner.push(chunk)) index.add(h);
-          return sink.write(chunk);
+          if (out.write(chunk)) return undefined;
+          return Promise.race([once(out, 'drain').then(() => undefined), failed]);
         });
         scanner.end();
-        await sink.end();
+        await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
       } catch (err) {
+        out.destroy();
         // The rest of the body is read and dropped, so the answer reaches the client.
         if (!body.destroyed) {
           body.unpipe();
           body.resume();
         }
         throw err instanceof TarError ? invalidParameter(err.message) : err;
-      } finally {
-        await sink.settle();
-        fs.closeSync(fd);
       }
       return { fs: index, scope: index.scope, removeEntry: (p) => index.remove(p), remove: removeAll };
     } catch (err) {
