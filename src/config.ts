@@ -67,6 +67,9 @@ export interface Config {
   /** `--swarm-min-cert-expiry SECONDS`: the shortest CAConfig.NodeCertExpiry accepted (the reference's 1 h; tests
    * shorten it to see node certificates renewed). */
   swarmMinCertExpirySec?: number;
+  /** `--vxlan-port N`: the UDP port of this node's VXLAN endpoint for overlay networks (default 4789). Nodes that
+   * share a network namespace (several on one machine) each need their own (docs/overlay.md). */
+  vxlanPort?: number;
   /** `--authorization-plugin` / "authorization-plugins": legacy AuthZ plugins asked in order (docs/authz.md). */
   authorizationPlugins: string[];
   /** The checked daemon.json, for the keys berth checks but does not act on. */
@@ -133,6 +136,7 @@ Options:
       --cgroup-parent string Parent cgroup for containers (default "/berth")
       --cluster-store string  etcd://HOST:PORT[,HOST:PORT]: keep swarm mode's state in this existing etcd
       --swarm-min-cert-expiry int  Shortest node certificate expiry accepted, in seconds (default 3600; for tests)
+      --vxlan-port int       UDP port of this node's VXLAN endpoint for overlay networks (default 4789)
       --plugin-socket-dir string  Directory of plugin sockets (default "/run/docker/plugins")
       --plugin-spec-dir list Directory of plugin .spec/.json files, repeatable (default /etc/docker/plugins,
                              /usr/lib/docker/plugins)
@@ -291,6 +295,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         const v = val();
         if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`invalid argument "${v}" for "--swarm-min-cert-expiry" flag: a number of seconds`);
         c.swarmMinCertExpirySec = Number(v);
+        break;
+      }
+      case '--vxlan-port': {
+        const v = val();
+        if (!/^[1-9]\d*$/.test(v) || Number(v) > 65535) throw new UsageError(`invalid argument "${v}" for "--vxlan-port" flag: a UDP port`);
+        c.vxlanPort = Number(v);
         break;
       }
       case '--authorization-plugin':

@@ -24,6 +24,8 @@ import { nodeRoutes } from './handlers/nodes';
 import { ClusterService } from './cluster/service';
 import { SwarmServices } from './cluster/services';
 import { SwarmNetworks } from './cluster/networks';
+import { OverlayNode } from './cluster/overlay';
+import { DEFAULT_VXLAN_PORT } from './cluster/overlay-plan';
 import { Orchestrator } from './cluster/orchestrator';
 import { NodeAgent } from './cluster/agent';
 import { RoutingMesh } from './cluster/routing-mesh';
@@ -206,6 +208,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
       const ref = parseReference(image);
       return registry.pull(image, ref.tag || ref.digest ? undefined : 'latest', decodeAuthHeader(auth), () => undefined);
     },
+    attachNetwork: async (cid, networkId, ip) => {
+      await networks.refresh();
+      await networking.connect(containers.find(cid), networks.find(networkId), { IPAMConfig: { IPv4Address: ip }, Aliases: null, Links: null });
+    },
   });
   const cluster: ClusterService = new ClusterService({
     left: () => agent.removeTaskContainers(),
@@ -228,8 +234,20 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   await cluster.start();
   const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
   const mesh = new RoutingMesh({ current: () => cluster.current(), containers, logger });
-  const swarmNetworks = new SwarmNetworks({ manager: () => cluster.managerState(), current: () => cluster.current(), localNetwork: (ref) => networks.tryFind(ref) });
+  // overlay networks (docs/overlay.md): records in etcd, this node's datapath, service names and VIPs
+  const overlay: OverlayNode = new OverlayNode({
+    current: () => cluster.current(),
+    networks: () => swarmNetworks.list(),
+    refresh: () => swarmNetworks.refresh(),
+    endpointsOn: (id) => networking.endpointsOn(id).map((e) => ({ containerId: e.rec.Id, ep: e.ep })),
+    renat: (id) => dns.attach(containers.find(id)),
+    vxlanPort: config.vxlanPort ?? DEFAULT_VXLAN_PORT,
+    logger,
+  });
+  const swarmNetworks = new SwarmNetworks({ manager: () => cluster.managerState(), current: () => cluster.current(), localNetwork: (ref) => networks.tryFind(ref), driver: (net) => overlay.driver(net) });
   networks.setSwarmNetworks(swarmNetworks);
+  dns.addSource(overlay);
+  dns.setNatRules((id) => overlay.vipRules(id));
   const swarmServices = new SwarmServices({
     manager: () => cluster.managerState(),
     kick: () => {
@@ -241,12 +259,13 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   orchestrator.start();
   agent.start();
   mesh.start();
+  overlay.start();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
   const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
   await builder.init();
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster, async () => (await swarmNetworks.refresh(), swarmNetworks.list())), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const handling = new InFlight();
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz, track: (h) => void handling.add(h) });
@@ -298,6 +317,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     orchestrator.close();
     agent.close();
     mesh.close();
+    overlay.close();
     cluster.close();
     ctr.close();
   }

@@ -22,6 +22,8 @@ const NODE_LABEL = 'com.docker.swarm.node.id';
 export interface AgentDeps {
   current: () => { state: ClusterState; nodeId: string; role: NodeRole } | undefined;
   containers: ContainerService;
+  /** Configures a created task container on an overlay network at the task's address (docs/overlay.md). */
+  attachNetwork?: (containerId: string, networkId: string, ip: string) => Promise<void>;
   /** Pulls an image this node lacks, with the service's X-Registry-Auth as sent (docs/services.md). */
   pull: (image: string, registryAuth: string | undefined) => Promise<void>;
   logger: Logger;
@@ -156,6 +158,13 @@ export class NodeAgent {
     const create = async (): Promise<ContainerRecord> => {
       const req = normaliseCreateBody(taskContainerBody(t, nodeId), MAX_API_VERSION);
       const { id: cid } = await this.d.containers.create(req, taskName(t));
+      // its addresses on the service's overlay networks (given by the leader), configured before it starts
+      try {
+        for (const a of t.networks ?? []) await this.d.attachNetwork?.(cid, a.networkId, a.addr.split('/')[0]);
+      } catch (err) {
+        await this.d.containers.remove(cid, { force: true, volumes: false }).catch(() => undefined);
+        throw err;
+      }
       return this.d.containers.find(cid);
     };
     try {

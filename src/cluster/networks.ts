@@ -4,10 +4,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { conflict, forbidden, invalidParameter, isKind, notFound, unavailable } from '../errors';
-import type { CreateNetworkRequest, NetworkRecord, SwarmNetworkSource } from '../types/network';
+import type { CreateNetworkRequest, NetworkDriver, NetworkRecord, SwarmNetworkSource } from '../types/network';
 import type { NodeRole, ServiceSpec } from '../types/swarm';
 import { newId } from './ca';
-import { overlayRecord } from './overlay-plan';
+import { overlayRecord, serviceNetworks } from './overlay-plan';
 import { guard, type ClusterState } from './state';
 
 const execFileP = promisify(execFile);
@@ -25,6 +25,8 @@ export interface SwarmNetworksDeps {
   current: () => { state: ClusterState; nodeId: string; role: NodeRole } | undefined;
   /** A local (node-scoped) network by name, id or id prefix, if there is one. */
   localNetwork: (ref: string) => NetworkRecord | undefined;
+  /** This node's driver of an overlay network (cluster/overlay.ts). */
+  driver: (net: NetworkRecord) => NetworkDriver;
 }
 
 const rpc = (code: string, desc: string): string => `rpc error: code = ${code} desc = ${desc}`;
@@ -32,7 +34,7 @@ const rpc = (code: string, desc: string): string => `rpc error: code = ${code} d
 /** The overlay networks of the swarm, read from etcd. */
 export async function readNetworks(state: ClusterState): Promise<NetworkRecord[]> {
   const r = await guard(state.client.getAll().prefix(K.networks).exec());
-  return r.kvs.map((kv) => JSON.parse(kv.value.toString('utf8')) as NetworkRecord).sort((a, b) => a.Created.localeCompare(b.Created));
+  return r.kvs.map((kv) => ({ ...(JSON.parse(kv.value.toString('utf8')) as NetworkRecord), version: Number(kv.mod_revision) })).sort((a, b) => a.Created.localeCompare(b.Created));
 }
 
 /** A network by full id, then name, then a unique id prefix (the reference's lookup). */
@@ -42,11 +44,6 @@ export function findNetwork(all: NetworkRecord[], ref: string): NetworkRecord | 
     const p = all.filter((n) => n.Id.startsWith(ref));
     return p.length === 1 ? p[0] : undefined;
   })();
-}
-
-/** Every network id a service spec names (Networks, and TaskTemplate.Networks as the reference keeps it). */
-export function serviceNetworkIds(spec: ServiceSpec): string[] {
-  return [...(spec.Networks ?? []), ...(spec.TaskTemplate.Networks ?? [])].map((n) => n.Target);
 }
 
 export class SwarmNetworks implements SwarmNetworkSource {
@@ -66,6 +63,11 @@ export class SwarmNetworks implements SwarmNetworkSource {
 
   list(): NetworkRecord[] {
     return this.cache;
+  }
+
+  driver(id: string): NetworkDriver | undefined {
+    const net = this.cache.find((n) => n.Id === id);
+    return net ? this.d.driver(net) : undefined;
   }
 
   async refresh(): Promise<void> {
@@ -103,7 +105,7 @@ export class SwarmNetworks implements SwarmNetworkSource {
     const state = this.state();
     const net = (await readNetworks(state)).find((n) => n.Id === id);
     if (!net) throw notFound(`network ${id} not found`);
-    const user = (await state.services()).find((s) => serviceNetworkIds(s.value.spec).includes(id));
+    const user = (await state.services()).find((s) => serviceNetworks(s.value.spec).some((n) => n.Target === id));
     if (user) throw invalidParameter(rpc('FailedPrecondition', `network ${id} is in use by service ${user.value.id}`));
     const inUse = (await state.tasks()).find((t) => (t.value.networks ?? []).some((a) => a.networkId === id) && t.value.Status.State !== 'shutdown' && !['complete', 'failed', 'rejected', 'orphaned', 'remove'].includes(t.value.Status.State));
     if (inUse) throw invalidParameter(rpc('FailedPrecondition', `network ${id} is in use by task ${inUse.value.ID}`));

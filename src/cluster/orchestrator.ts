@@ -6,6 +6,8 @@ import type { Logger } from '../log';
 import { DEFAULT_SWARM_SPEC, heartbeatPeriodMs } from '../translate/response/swarm';
 import type { NodeRole } from '../types/swarm';
 import { newId } from './ca';
+import { readNetworks } from './networks';
+import { attachNetworks, serviceNetworks } from './overlay-plan';
 import { Action, plan } from './plan';
 import type { ClusterState } from './state';
 
@@ -105,8 +107,11 @@ export class Orchestrator {
       retention,
       newId,
     });
-    await Promise.all(actions.map((a) => this.apply(state, a)));
-    if (actions.length) this.d.wrote?.();
+    // addresses on overlay networks for new tasks and VIPs (docs/overlay.md)
+    const nets = services.some((s) => serviceNetworks(s.value.spec).length || s.value.virtualIPs?.length) ? await readNetworks(state) : [];
+    const all = nets.length || services.some((s) => s.value.virtualIPs?.length) ? attachNetworks(actions, services, tasks, nets) : actions;
+    await Promise.all(all.map((a) => this.apply(state, a)));
+    if (all.length) this.d.wrote?.();
   }
 
   private async apply(state: ClusterState, a: Action): Promise<void> {

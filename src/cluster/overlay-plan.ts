@@ -3,6 +3,8 @@
 import { conflict, forbidden, invalidParameter } from '../errors';
 import { contains, defaultGateway, intToIp, ipToInt, overlaps, parseCidr } from '../network/ipam';
 import type { CreateNetworkRequest, NetworkRecord } from '../types/network';
+import type { ServiceRecord, ServiceSpec, TaskRecord, Versioned } from '../types/swarm';
+import { TERMINAL, type Action } from './plan';
 
 export const VNI_OPTION = 'com.docker.network.driver.overlay.vxlanid_list';
 /** The reference's first VNI for a user network (4096 is its ingress network's). */
@@ -115,4 +117,55 @@ export function macOf(ip: string): string {
 export function overlayDevices(vni: number, port: number): { bridge: string; vxlan: string } {
   const tail = `${vni.toString(16)}-${port.toString(16)}`;
   return { bridge: `ob${tail}`, vxlan: `ox${tail}` };
+}
+
+/** The overlay networks a service's tasks join (the reference keeps them in Networks or TaskTemplate.Networks). */
+export function serviceNetworks(spec: ServiceSpec): { Target: string; Aliases?: string[] }[] {
+  return [...(spec.Networks ?? []), ...(spec.TaskTemplate.Networks ?? [])];
+}
+
+/** A task holds its addresses until it is terminal (its container is gone or going). */
+const holdsAddresses = (t: TaskRecord): boolean => !TERMINAL.includes(t.Status.State);
+
+/**
+ * The leader's address allocation, applied to a round's actions: each new task of a service on overlay networks
+ * gets an address on each (NetworksAttachments), and a `vip`-mode service a VIP on each of its networks (kept
+ * while it stays on the network; dropped when it leaves it or turns to dnsrr). Addresses in use: those of tasks
+ * not terminal and every service's VIPs. Returns the actions to write (service records may be added).
+ */
+export function attachNetworks(actions: Action[], services: Versioned<ServiceRecord>[], tasks: Versioned<TaskRecord>[], networks: NetworkRecord[]): Action[] {
+  const byId = new Map(networks.map((n) => [n.Id, n]));
+  const used = new Map<string, Set<string>>();
+  const use = (net: string, addr: string): void => {
+    if (!used.has(net)) used.set(net, new Set());
+    used.get(net)!.add(addr.split('/')[0]);
+  };
+  for (const t of tasks) if (holdsAddresses(t.value)) for (const a of t.value.networks ?? []) use(a.networkId, a.addr);
+  for (const s of services) for (const v of s.value.virtualIPs ?? []) use(v.NetworkID, v.Addr);
+  const take = (net: NetworkRecord): string => {
+    const addr = allocateAddress(net, used.get(net.Id) ?? []);
+    use(net.Id, addr);
+    return addr;
+  };
+  const out = [...actions];
+  const svcAction = new Map<string, Extract<Action, { kind: 'service' }>>();
+  for (const a of out) if (a.kind === 'service') svcAction.set(a.service.id, a);
+  for (const s of services) {
+    const nets = serviceNetworks(s.value.spec).map((n) => byId.get(n.Target)).filter((n): n is NetworkRecord => !!n);
+    const vip = (s.value.spec.EndpointSpec?.Mode ?? 'vip') === 'vip';
+    const have = s.value.virtualIPs ?? [];
+    const want = vip ? nets.map((n) => have.find((v) => v.NetworkID === n.Id) ?? { NetworkID: n.Id, Addr: take(n) }) : [];
+    if (JSON.stringify(want) === JSON.stringify(have)) continue;
+    const existing = svcAction.get(s.value.id);
+    if (existing) existing.service = { ...existing.service, virtualIPs: want };
+    else out.push({ kind: 'service', version: s.version, service: { ...s.value, virtualIPs: want } });
+  }
+  const svcById = new Map(services.map((s) => [s.value.id, s.value]));
+  for (const a of out) {
+    if (a.kind !== 'create' || a.task.networks) continue;
+    const s = svcById.get(a.task.ServiceID);
+    const nets = s ? serviceNetworks(s.spec).map((n) => byId.get(n.Target)).filter((n): n is NetworkRecord => !!n) : [];
+    if (nets.length) a.task = { ...a.task, networks: nets.map((n) => ({ networkId: n.Id, addr: take(n) })) };
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { invalidParameter } from '../errors';
 import { queryBool, queryFilters, queryString, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import type { NodeSpec, NodeView, TaskRecord, Versioned } from '../types/swarm';
+import type { NetworkRecord } from '../types/network';
 import { parseNodeSpec, parseVersion } from '../translate/request/swarm';
 import { TLSInfoFacts, toNodeJSON } from '../translate/response/swarm';
 import { toTaskJSON } from '../translate/response/service';
@@ -18,7 +19,10 @@ export interface NodesBackend {
   task(id: string): Promise<Versioned<TaskRecord>>;
 }
 
-export function nodeRoutes(cluster: NodesBackend): Route[] {
+/** The swarm's overlay networks (a task's NetworksAttachments show them). */
+export type SwarmNetworksLookup = () => Promise<NetworkRecord[]>;
+
+export function nodeRoutes(cluster: NodesBackend, networks: SwarmNetworksLookup = async () => []): Route[] {
   return [
     {
       method: 'get',
@@ -62,13 +66,17 @@ export function nodeRoutes(cluster: NodesBackend): Route[] {
       path: '/tasks',
       handler: async (req, res) => {
         const tasks = await cluster.tasks(queryFilters(req));
-        writeJSON(res, 200, tasks.map(toTaskJSON));
+        const nets = tasks.some((t) => t.value.networks?.length) ? await networks() : [];
+        writeJSON(res, 200, tasks.map((t) => toTaskJSON(t, nets)));
       },
     },
     {
       method: 'get',
       path: '/tasks/:id',
-      handler: async (req, res) => writeJSON(res, 200, toTaskJSON(await cluster.task(String(req.params.id)))),
+      handler: async (req, res) => {
+        const t = await cluster.task(String(req.params.id));
+        writeJSON(res, 200, toTaskJSON(t, t.value.networks?.length ? await networks() : []));
+      },
     },
   ];
 }

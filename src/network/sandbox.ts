@@ -33,7 +33,7 @@ export const EMBEDDED_DNS = '127.0.0.11';
  * the netns's own nat table is replaced whole (berth owns the namespace), and loopback-sourced packets may be routed
  * out (route_localnet) and leave masqueraded as the container's address. `target` undefined removes the rules.
  */
-export async function redirectDns(containerId: string, target: { gateway: string; udp: number; tcp: number } | undefined): Promise<void> {
+export async function redirectDns(containerId: string, target: { gateway: string; udp: number; tcp: number } | undefined, extra: string[] = []): Promise<void> {
   const lines = ['*nat', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':POSTROUTING ACCEPT [0:0]'];
   if (target) {
     for (const [proto, port] of [['udp', target.udp], ['tcp', target.tcp]] as const) {
@@ -41,6 +41,8 @@ export async function redirectDns(containerId: string, target: { gateway: string
       lines.push(`-A POSTROUTING -s 127.0.0.0/8 -d ${target.gateway}/32 -p ${proto} --dport ${port} -j MASQUERADE`);
     }
   }
+  // (the VIP rules of swarm services, docs/overlay.md)
+  lines.push(...extra);
   lines.push('COMMIT', '');
   const script = `${target ? 'echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet && ' : ''}iptables-restore -w`;
   await new Promise<void>((resolve, reject) => {

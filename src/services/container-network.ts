@@ -227,7 +227,8 @@ export class ContainerNetworking {
     const nets = this.configured(rec);
     if (nets[net.Name] && (!rec.State.Running || rec.Endpoints?.[net.Name])) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
     if (cfg.Aliases?.length && net.Predefined) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
-    if (cfg.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    // (a swarm task's address on an overlay network was given by the swarm's leader: docs/overlay.md)
+    if (cfg.IPAMConfig?.IPv4Address && net.Scope !== 'swarm') this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
     if (cfg.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
     const ec: EndpointConfig = { NetworkID: net.Id, Aliases: cfg.Aliases ?? null, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
     if (rec.State.Running) {

@@ -29,12 +29,14 @@ export function ptrAddress(name: string): string | undefined {
 
 /** A network that gets the embedded resolver: user-defined and not internal (an internal bridge has no gateway address). */
 export function hasResolver(net: NetworkRecord | undefined): boolean {
-  return !!net && !net.Predefined && !net.Internal && (net.Driver === 'bridge' || !net.Driver);
+  return !!net && !net.Predefined && !net.Internal && (net.Driver === 'bridge' || !net.Driver || net.Driver === 'overlay');
 }
 
 export class DnsService {
   readonly server: DnsServer;
   private readonly sources: NameSource[] = [];
+  /** More nat lines for a container's own table (the swarm's VIP rules, docs/overlay.md). */
+  private natRules?: (containerId: string) => string[];
 
   constructor(private readonly d: DnsDeps) {
     this.server = new DnsServer((q) => this.decide(q), d.logger);
@@ -48,6 +50,11 @@ export class DnsService {
       const i = this.sources.indexOf(source);
       if (i > 0) this.sources.splice(i, 1);
     };
+  }
+
+  /** Sets the source of the extra nat lines written with each container's DNS redirection. */
+  setNatRules(fn: (containerId: string) => string[]): void {
+    this.natRules = fn;
   }
 
   /** Whether the container's resolv.conf names 127.0.0.11: it is configured on a network with a resolver. */
@@ -64,9 +71,11 @@ export class DnsService {
   /** Points the container's 127.0.0.11 (once its endpoints are plugged) at the listener of its first network with a resolver. */
   async attach(rec: ContainerRecord): Promise<void> {
     if (!rec.Endpoints || !this.usesEmbedded(rec)) return;
-    const ep = this.live(rec).find((e) => e.gateway);
+    // an overlay endpoint has no gateway on this host: the listener is then on the container's other network's
+    // gateway (a swarm task's default bridge), and the query names the container by its address there
+    const ep = this.live(rec).find((e) => e.gateway) ?? Object.values(rec.Endpoints).find((e) => e.gateway && e.networkId);
     const target = ep ? await this.server.ensure(ep.networkId!, ep.gateway) : undefined;
-    await redirectDns(rec.Id, target);
+    await redirectDns(rec.Id, target, this.natRules?.(rec.Id) ?? []);
   }
 
   /** At start-up: the listeners are new, so every running container's redirection is written again. */

@@ -14,7 +14,7 @@ import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
 import type { EventPublisher } from '../types/event';
-import type { CreateNetworkRequest, IPAMEntry, NetworkRecord, SwarmNetworkSource } from '../types/network';
+import type { CreateNetworkRequest, IPAMEntry, NetworkDriver, NetworkRecord, SwarmNetworkSource } from '../types/network';
 
 const execFileP = promisify(execFile);
 
@@ -162,8 +162,8 @@ export class NetworkService {
     }
   }
 
-  driver(id: string): BridgeNetwork | undefined {
-    return this.drivers.get(id);
+  driver(id: string): NetworkDriver | undefined {
+    return this.drivers.get(id) ?? this.swarm?.driver(id);
   }
 
   /** Subnets already used by berth's networks and by the host's routes. */

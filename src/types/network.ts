@@ -27,6 +27,8 @@ export interface NetworkRecord {
   Attachable?: boolean;
   Ingress?: boolean;
   vni?: number;
+  /** A swarm network's etcd mod revision as last read (its Version.Index). */
+  version?: number;
 }
 
 /**
@@ -40,6 +42,16 @@ export interface SwarmNetworkSource {
   refresh(): Promise<void>;
   create(req: CreateNetworkRequest): Promise<{ id: string; warning: string }>;
   remove(id: string): Promise<void>;
+  /** The node's driver of a swarm network (plugs containers into it). */
+  driver(id: string): NetworkDriver | undefined;
+}
+
+/** What plugs a container into a network (the bridge driver through CNI, the overlay driver of the cluster). */
+export interface NetworkDriver {
+  attach(containerId: string, ns: string, a: { ifname: string; ip?: string; ip6?: string; mac?: string; ports?: unknown }): Promise<Omit<Endpoint, 'network' | 'networkId' | 'endpointId'>>;
+  detach(containerId: string, ns: string, ep: Endpoint): Promise<void>;
+  releaseStaleLeases(running: Set<string>): Promise<number>;
+  destroy(): Promise<void>;
 }
 
 export interface CreateNetworkRequest {

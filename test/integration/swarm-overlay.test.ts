@@ -1,6 +1,9 @@
 // Overlay networks across three berth nodes on 127.P.0.81-83 (docs/overlay.md) with the docker CLI and the API:
 // create/list/inspect/remove in etcd with the reference's shapes and answers (test/golden/overlay/reference/), listed
-// on every node with Scope swarm; services on an overlay network.
+// on every node with Scope swarm; services on an overlay network: tasks with NetworksAttachments, reaching each other
+// across nodes by address, by service name (its VIP, load-balanced over the tasks) and by tasks.<name>, dnsrr; and
+// nothing left behind (no VXLAN devices, bridges or FORWARD rules of the nodes' VXLAN ports).
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSwarmNode, swarmNodeId as nodeId, SwarmNode, until } from '../helpers/swarm-node';
@@ -14,6 +17,21 @@ let a: SwarmNode;
 let b: SwarmNode;
 let c: SwarmNode;
 const ids: Record<string, string> = {};
+/** Each node's own VXLAN port (the nodes share this machine's network namespace): apart from other test runs'. */
+const VXLAN = 40000 + (process.pid % 5000) * 3;
+const vxlanHex = [0, 1, 2].map((i) => (VXLAN + i).toString(16));
+
+/** This test's overlay devices (their names end in the node's VXLAN port, in hex) and FORWARD rules. */
+function leftovers(): string[] {
+  const links = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /^\d+: ([^:@]+)/.exec(l)?.[1] ?? '')
+    .filter((n) => /^o[bx]/.test(n) && vxlanHex.some((h) => n.endsWith(`-${h}`)));
+  const rules = execFileSync('iptables', ['-w', '-S', 'FORWARD'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((r) => vxlanHex.some((h) => r.includes(`-${h} `)));
+  return [...links, ...rules];
+}
 
 /** A captured reference exchange: the request body, status and JSON body. */
 function ref(name: string): { request: any; status: number; body: any } {
@@ -21,12 +39,15 @@ function ref(name: string): { request: any; status: number; body: any } {
 }
 
 beforeAll(async () => {
-  [a, b, c] = await Promise.all([startSwarmNode(81, PORT), startSwarmNode(82, PORT), startSwarmNode(83, PORT)]);
+  [a, b, c] = await Promise.all([81, 82, 83].map((n, i) => startSwarmNode(n, PORT, ['--vxlan-port', String(VXLAN + i)])));
   for (const n of [a, b, c]) await loadBusybox(n);
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all([a, b, c].filter(Boolean).map((n) => n.close()));
+  // (only after a failure: the last test checks that berth removed them itself)
+  for (const dev of leftovers()) if (!dev.startsWith('-')) execFileSync('ip', ['link', 'del', dev]);
+  for (const rule of leftovers()) execFileSync('iptables', ['-w', ...rule.replace(/^-A /, '-D ').split(' ')]);
 }, 60_000);
 
 function ok(r: { code: number; stderr: string }): void {
@@ -108,6 +129,88 @@ test('a service names the network by id; removal is refused while it does', asyn
   const rm = await b.request('DELETE', '/v1.24/networks/gold1');
   expect([rm.status, rm.json()]).toEqual([400, { message: `rpc error: code = FailedPrecondition desc = network ${netId} is in use by service ${svc.ID}` }]);
   ok(await a.docker(['service', 'rm', 'goldsvc']));
+});
+
+const enc = (f: object) => encodeURIComponent(JSON.stringify(f));
+async function tasksOf(service: string): Promise<any[]> {
+  const r = await a.request('GET', `/v1.24/tasks?filters=${enc({ service: [service], 'desired-state': ['running'] })}`);
+  return r.json();
+}
+const running = (ts: any[]) => ts.filter((t) => t.Status.State === 'running');
+/** Runs a command in a service's task container on a node. */
+async function execIn(n: SwarmNode, service: string, cmd: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const ps = await n.docker(['ps', '-q', '--filter', `label=com.docker.swarm.service.name=${service}`]);
+  const id = ps.stdout.trim().split('\n')[0];
+  return n.docker(['exec', id, ...cmd]);
+}
+/**
+ * wget by name: Debian's busybox-static resolves names through glibc's getaddrinfo, which crashes in a static binary
+ * (exit 139, whatever the resolver answers), so the name is looked up with its nslookup (the embedded resolver) and
+ * wget is given the address.
+ */
+const wgetByName = (name: string): string[] => ['sh', '-c', `wget -qO- -T 5 http://$(nslookup ${name} | awk '/^Address/ {a=$NF} END {print a}')/`];
+const HTTPD = ['sh', '-c', 'mkdir -p /www && hostname > /www/index.html && exec httpd -f -p 80 -h /www'];
+
+test('tasks on the overlay get addresses (NetworksAttachments), the service a VIP; they reach each other across nodes', async () => {
+  ok(await a.docker(['network', 'create', '-d', 'overlay', 'ov']));
+  const ov = (await a.request('GET', '/v1.24/networks/ov')).json();
+  ok(await a.docker(['service', 'create', '--name', 'web', '--network', 'ov', '--replicas', '3', '--stop-grace-period', '1s', 'busybox', ...HTTPD]));
+  ok(await b.docker(['service', 'create', '--name', 'cli', '--network', 'ov', '--mode', 'global', '--stop-grace-period', '1s', 'busybox', 'sleep', '1000']));
+  const web = (await until('3 web tasks running', () => tasksOf('web'), (t) => running(t).length === 3, 90_000)).value;
+  await until('3 cli tasks running', () => tasksOf('cli'), (t) => running(t).length === 3, 60_000);
+  expect(new Set(web.map((t) => t.NodeID)).size).toBe(3);
+  const att = web[0].NetworksAttachments;
+  expect(att).toHaveLength(1);
+  expect(att[0].Network).toMatchObject({ ID: ov.Id, Spec: { Name: 'ov', Labels: {}, DriverConfiguration: { Name: 'overlay' }, Scope: 'swarm' }, DriverState: { Name: 'overlay', Options: ov.Options }, IPAMOptions: { Driver: { Name: 'default' }, Configs: ov.IPAM.Config } });
+  expect(Object.keys(web[0])).toEqual(Object.keys(ref('tasks_net').body[0]));
+  const svc = (await a.request('GET', '/v1.24/services/web')).json();
+  expect(svc.Endpoint).toEqual({ Spec: { Mode: 'vip' }, VirtualIPs: [{ NetworkID: ov.Id, Addr: expect.stringMatching(/^10\.0\.\d+\.\d+\/24$/) }] });
+  // from the cli task on A: every web task by address (two of them on other nodes), and ping across nodes
+  for (const t of web) {
+    const ip = t.NetworksAttachments[0].Addresses[0].split('/')[0];
+    const r = await execIn(a, 'cli', ['wget', '-qO-', '-T', '5', `http://${ip}/`]);
+    expect([t.NodeID, r.code, r.stdout.trim().length > 0]).toEqual([t.NodeID, 0, true]);
+  }
+  const far = web.find((t) => t.NodeID !== ids.a)!;
+  const ping = await execIn(a, 'cli', ['ping', '-c', '1', '-W', '5', far.NetworksAttachments[0].Addresses[0].split('/')[0]]);
+  expect(ping.code).toBe(0);
+});
+
+test('names: the service name is its VIP, tasks.<name> the tasks, the VIP spreads over the tasks on every node', async () => {
+  const web = running(await tasksOf('web'));
+  const taskIPs = web.map((t) => t.NetworksAttachments[0].Addresses[0].split('/')[0]).sort();
+  const vip = (await a.request('GET', '/v1.24/services/web')).json().Endpoint.VirtualIPs[0].Addr.split('/')[0];
+  for (const n of [a, b, c]) {
+    const ns = await execIn(n, 'cli', ['nslookup', 'web']);
+    expect(ns.stdout).toContain(`Address: ${vip}`);
+    const tasks = await execIn(n, 'cli', ['nslookup', 'tasks.web']);
+    expect(taskIPs.every((ip) => tasks.stdout.includes(ip))).toBe(true);
+  }
+  // through the VIP from C (a worker): the answers come from more than one task
+  const seen = new Set<string>();
+  for (let i = 0; i < 12 && seen.size < 2; i++) {
+    const r = await execIn(c, 'cli', wgetByName('web'));
+    expect(r.code).toBe(0);
+    seen.add(r.stdout.trim());
+  }
+  expect(seen.size).toBeGreaterThan(1);
+});
+
+test('dnsrr: the name is the tasks addresses, no VIP', async () => {
+  ok(await a.docker(['service', 'create', '--name', 'rr', '--network', 'ov', '--endpoint-mode', 'dnsrr', '--replicas', '2', '--stop-grace-period', '1s', 'busybox', ...HTTPD]));
+  const rr = (await until('2 rr tasks running', () => tasksOf('rr'), (t) => running(t).length === 2, 60_000)).value;
+  expect((await a.request('GET', '/v1.24/services/rr')).json().Endpoint).toEqual({ Spec: { Mode: 'dnsrr' } });
+  const ips = rr.map((t) => t.NetworksAttachments[0].Addresses[0].split('/')[0]);
+  const ns = await execIn(b, 'cli', ['nslookup', 'rr']);
+  expect(ips.every((ip) => ns.stdout.includes(ip))).toBe(true);
+  const r = await execIn(b, 'cli', wgetByName('rr'));
+  expect(r.code).toBe(0);
+});
+
+test('cleanup: services and the network removed, no VXLAN device, bridge or FORWARD rule is left', async () => {
+  ok(await a.docker(['service', 'rm', 'web', 'cli', 'rr']));
+  await until('overlay network removable', async () => (await b.request('DELETE', '/v1.24/networks/ov')).status, (s) => s === 204, 60_000);
+  await until('no overlay devices left', async () => leftovers(), (l) => l.length === 0, 30_000);
 });
 
 test('removal on any manager; the others stop listing it', async () => {
