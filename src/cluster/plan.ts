@@ -9,7 +9,11 @@ export interface PlanNode {
   rec: NodeRecord;
   /** Its alive key is there (new tasks may go to it). */
   ready: boolean;
-  /** Its alive key went missing less than a grace period ago: its tasks stay (a heartbeat's gap is no failure). */
+  /**
+   * Its alive key went missing less than a grace period ago: a heartbeat's gap is no failure, so its tasks stay and
+   * new ones may still go to it (an etcd stalled past the lease's TTL under load makes every node's key lapse at
+   * once; placing only on the nodes whose keys happened to be there piled the tasks onto one or two of them).
+   */
   grace?: boolean;
 }
 
@@ -159,7 +163,7 @@ function orchestrate(r: Round, sv: Versioned<ServiceRecord>): void {
   const global = !!s.spec.Mode.Global;
   let wanted: { slot?: number; node?: string }[];
   if (global) {
-    const eligible = [...r.input.nodes].filter((n) => n.ready && n.rec.spec.Availability === 'active' && matchConstraints(constraints, n.rec));
+    const eligible = [...r.input.nodes].filter((n) => (n.ready || n.grace) && n.rec.spec.Availability === 'active' && matchConstraints(constraints, n.rec));
     // a node that no longer meets the constraints, or is paused, loses its task
     for (const t of mine()) {
       const n = r.node(t.NodeID);
@@ -260,7 +264,7 @@ export function chooseNode(t: TaskRecord, nodes: PlanNode[], live: TaskRecord[])
   let noMatch = 0;
   const fits: PlanNode[] = [];
   for (const n of nodes) {
-    if (!n.ready || n.rec.spec.Availability !== 'active') {
+    if (!(n.ready || n.grace) || n.rec.spec.Availability !== 'active') {
       notReady++;
       continue;
     }

@@ -126,6 +126,17 @@ test('pending with the reference explanation when no node fits', () => {
   expect(chooseNode(big, [{ rec: nodeRec('a'), ready: true }], [])).toEqual({ err: 'no suitable node (insufficient resources on 1 node)' });
 });
 
+test('a node within its grace (alive key missing less than a period: a heartbeat gap) still takes new tasks', () => {
+  const nodes: PlanNode[] = [{ rec: nodeRec('a'), ready: true }, { rec: nodeRec('b'), ready: false, grace: true }, { rec: nodeRec('c'), ready: false, grace: true }];
+  const { tasks } = run({ now: T0, services: [service({ Mode: { Replicated: { Replicas: 3 } } })], tasks: [], nodes });
+  expect(tasks.map((t) => t.value.NodeID).sort()).toEqual(['a', 'b', 'c']);
+  const g = run({ now: T0, services: [service({ Mode: { Global: {} } }, { id: 'g' })], tasks: [], nodes });
+  expect(g.tasks.map((t) => t.value.NodeID).sort()).toEqual(['a', 'b', 'c']);
+  // past the grace: not available
+  const t = { Spec: { ForceUpdate: 0 }, ServiceID: 's' } as unknown as TaskRecord;
+  expect(chooseNode(t, [{ rec: nodeRec('b'), ready: false, grace: false }], [])).toEqual({ err: 'no suitable node (1 node not available for new tasks)' });
+});
+
 test('restart policy: Delay honoured, on-failure stops at MaxAttempts', () => {
   const nodes: PlanNode[] = [{ rec: nodeRec('a'), ready: true }];
   const svc = service({ Mode: { Replicated: { Replicas: 1 } }, TaskTemplate: { ContainerSpec: { Image: 'b' }, RestartPolicy: { Condition: 'on-failure', Delay: 1e9, MaxAttempts: 1 }, ForceUpdate: 0 } });
