@@ -1,7 +1,8 @@
 // Overlay networks across three berth nodes on 127.P.0.81-83 (docs/overlay.md) with the docker CLI and the API:
 // create/list/inspect/remove in etcd with the reference's shapes and answers (test/golden/overlay/reference/), listed
 // on every node with Scope swarm; services on an overlay network: tasks with NetworksAttachments, reaching each other
-// across nodes by address, by service name (its VIP, load-balanced over the tasks) and by tasks.<name>, dnsrr; and
+// across nodes by address, by service name (its VIP, load-balanced over the tasks) and by tasks.<name>, dnsrr; a
+// node failure (the moved task reached by address and name, the old one shut down when the node is back); and
 // nothing left behind (no VXLAN devices, bridges or FORWARD rules of the nodes' VXLAN ports).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -143,7 +144,30 @@ const wget = (host: string): string[] => ['wget', '-qO-', `http://${host}/`];
  */
 const SETTLE_MS = 15_000;
 async function settled(n: SwarmNode, service: string, cmd: string[], good: (r: { stdout: string; code: number; stderr: string }) => boolean, what: string) {
-  return (await until(`${what} (node ${n.n})`, () => execIn(n, service, cmd), good, SETTLE_MS)).value;
+  try {
+    return (await until(`${what} (node ${n.n})`, () => execIn(n, service, cmd), good, SETTLE_MS)).value;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${await datapath()}`);
+  }
+}
+
+/** What the kernel and the swarm hold when a check fails: the VXLAN devices' FDB and neighbour entries, the tasks. */
+async function datapath(): Promise<string> {
+  const sh = (cmd: string, args: string[]) => {
+    try {
+      return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
+    } catch (err) {
+      return String(err);
+    }
+  };
+  const out: string[] = [];
+  for (const dev of leftovers().filter((d) => d.startsWith('ox'))) {
+    out.push(`${dev}: ${sh('ip', ['-d', '-o', 'link', 'show', dev])}`, `fdb: ${sh('bridge', ['fdb', 'show', 'dev', dev])}`, `neigh: ${sh('ip', ['neigh', 'show', 'dev', dev])}`);
+  }
+  const ts = await a.request('GET', '/v1.24/tasks').then((r) => r.json() as any[], () => []);
+  const name = (id: string) => Object.keys(ids).find((k) => ids[k] === id) ?? id;
+  for (const t of ts) out.push(`task ${t.ID} slot ${t.Slot ?? '-'} on ${name(t.NodeID)} ${t.Status.State}/${t.DesiredState} ${(t.NetworksAttachments ?? []).map((x: any) => x.Addresses.join(',')).join(' ')} ${t.Status.Timestamp}`);
+  return out.join('\n');
 }
 const HTTPD = ['sh', '-c', 'mkdir -p /www && hostname > /www/index.html && exec httpd -f -p 80 -h /www'];
 
@@ -203,6 +227,30 @@ test('dnsrr: the name is the tasks addresses, no VIP', async () => {
   await settled(b, 'cli', ['nslookup', 'rr'], (x) => ips.every((ip) => x.stdout.includes(`Address: ${ip}\n`)), 'rr resolves to its 2 tasks');
   const r = await settled(b, 'cli', wget('rr'), (x) => x.code === 0, 'rr answers by name');
   expect([r.stderr, r.stdout.trim().length > 0]).toEqual(['', true]);
+});
+
+test("node failure: C's berthd killed, its web task runs elsewhere at a new address, reached by address, tasks.web and the VIP; C back removes the old one", async () => {
+  const before = running(await tasksOf('web'));
+  const old = before.find((t) => t.NodeID === ids.c)!;
+  const oldIP = old.NetworksAttachments[0].Addresses[0].split('/')[0];
+  await c.kill();
+  const after = (await until('3 web tasks running, none on C', () => tasksOf('web'), (t) => running(t).length === 3 && running(t).every((x) => x.NodeID !== ids.c), 60_000)).value;
+  const moved = running(after).find((t) => !before.some((x) => x.ID === t.ID))!;
+  const ip = moved.NetworksAttachments[0].Addresses[0].split('/')[0];
+  // a new address: the old task is not terminal yet (its node cannot say), so its address stays taken
+  expect(ip).not.toBe(oldIP);
+  const ips = running(after).map((t) => t.NetworksAttachments[0].Addresses[0].split('/')[0]);
+  const host = moved.Status.ContainerStatus.ContainerID.slice(0, 12);
+  for (const n of [a, b]) {
+    const r = await settled(n, 'cli', wget(ip), (x) => x.code === 0, `the moved task at ${ip} answers`);
+    expect(r.stdout.trim()).toBe(host);
+    await settled(n, 'cli', ['nslookup', 'tasks.web'], (x) => ips.every((i) => x.stdout.includes(`Address: ${i}\n`)) && !x.stdout.includes(`Address: ${oldIP}\n`), 'tasks.web lists the 3 running tasks, not the old one');
+    // 30 requests through the VIP in one exec (each picks one of 3 tasks): the moved task answers some
+    await settled(n, 'cli', ['sh', '-c', 'for i in $(seq 30); do wget -qO- http://web/ || exit 1; done'], (x) => x.code === 0 && x.stdout.split('\n').includes(host), 'the VIP reaches the moved task');
+  }
+  await c.start();
+  await until("C's old web task reported shut down", async () => (await a.request('GET', `/v1.24/tasks/${old.ID}`)).json(), (t: any) => t.Status.State === 'shutdown', 60_000);
+  await until('no web container on C', async () => (await c.docker(['ps', '-q', '--filter', 'label=com.docker.swarm.service.name=web'])).stdout.trim(), (o) => o === '', 30_000);
 });
 
 test('cleanup: services and the network removed, no VXLAN device, bridge or FORWARD rule is left', async () => {
