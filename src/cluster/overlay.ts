@@ -210,12 +210,21 @@ export class OverlayNode implements NameSource {
         this.vtepWritten = vtep;
       }
     }
-    const [services, tasks, vtepKvs] = await Promise.all([state.services(), state.tasks(), guard(state.client.getAll().prefix(VTEPS).exec()), this.d.refresh()]);
+    await this.d.refresh();
+    const nets = this.d.networks();
+    if (!nets.length) {
+      // no overlay network in the swarm: nothing to name, route or rewrite, and no reason to read every service and
+      // task from etcd twice a second on every node (a swarm's etcd is what stalls first on a loaded machine)
+      this.services = [];
+      this.tasks = [];
+      for (const vx of await this.strayDevices(new Set())) await this.removeByName(vx);
+      return;
+    }
+    const [services, tasks, vtepKvs] = await Promise.all([state.services(), state.tasks(), guard(state.client.getAll().prefix(VTEPS).exec())]);
     this.services = services.map((s) => s.value);
     this.tasks = tasks.map((t) => t.value);
     const vteps = new Map<string, { addr: string; port: number }>();
     for (const kv of vtepKvs.kvs) vteps.set(kv.key.toString('utf8').slice(VTEPS.length), JSON.parse(kv.value.toString('utf8')));
-    const nets = this.d.networks();
     const used = new Set<string>();
     for (const net of nets) {
       const eps = this.d.endpointsOn(net.Id);
