@@ -2,6 +2,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PluginTimings } from './plugins/client';
+import type { Ulimit } from './types/config';
 
 export interface Config {
   hosts: string[];
@@ -51,6 +52,8 @@ export interface Config {
   dns: string[];
   dnsSearch: string[];
   dnsOptions: string[];
+  /** `--default-ulimit` / "default-ulimits": the rlimits of a new container whose HostConfig.Ulimits does not name them. */
+  defaultUlimits: Ulimit[];
   insecureRegistries: string[];
   registryMirrors: string[];
   maxConcurrentDownloads: number;
@@ -106,6 +109,7 @@ export const DEFAULTS: Config = {
   dns: [],
   dnsSearch: [],
   dnsOptions: [],
+  defaultUlimits: [],
   insecureRegistries: [],
   registryMirrors: [],
   maxConcurrentDownloads: 3,
@@ -150,6 +154,7 @@ Options:
       --config-file string   Daemon configuration file (default "/etc/berth/daemon.json")
   -D, --debug                Enable debug mode
       --label list           Set key=value labels to the daemon
+      --default-ulimit list  Default ulimits for containers (NAME=SOFT[:HARD])
   -v, --version              Print version information and quit
   -h, --help                 Print usage
 `;
@@ -185,6 +190,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const hosts: string[] = [];
   const authz: string[] = [];
   const labels: string[] = [];
+  let ulimits: Ulimit[] = [];
   const specDirs: string[] = [];
   // A boolean flag takes no separate argument; `--tls=false` (Go's strconv.ParseBool forms) sets it off.
   const bool = (name: string, inline: string | undefined): boolean => {
@@ -307,6 +313,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         authz.push(val());
         c.authorizationPlugins = c.given['authorization-plugins'] = authz;
         break;
+      case '--default-ulimit': {
+        const u = parseUlimit(val());
+        ulimits = [...ulimits.filter((x) => x.Name !== u.Name), u];
+        c.defaultUlimits = c.given['default-ulimits'] = ulimits;
+        break;
+      }
       case '--label':
         labels.push(val());
         c.labels = c.given.labels = labels;
@@ -324,6 +336,26 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   c.hosts = hosts.length ? hosts : [DEFAULT_HOST];
   if (specDirs.length) c.pluginSpecDirs = specDirs;
   return c;
+}
+
+const ULIMIT_NAMES = new Set(['core', 'cpu', 'data', 'fsize', 'locks', 'memlock', 'msgqueue', 'nice', 'nofile', 'nproc', 'rss', 'rtprio', 'rttime', 'sigpending', 'stack']);
+
+/** `--default-ulimit NAME=SOFT[:HARD]`, checked as the engine's (go-units ParseUlimit) with its messages. */
+export function parseUlimit(v: string): Ulimit {
+  const fail = (why: string) => new UsageError(`invalid argument "${v}" for "--default-ulimit" flag: ${why}`);
+  const eq = v.indexOf('=');
+  if (eq < 0) throw fail(`invalid ulimit argument: ${v}`);
+  const name = v.slice(0, eq);
+  if (!ULIMIT_NAMES.has(name)) throw fail(`invalid ulimit type: ${name}`);
+  const [softS, hardS] = v.slice(eq + 1).split(/:(.*)/s);
+  const int = (x: string) => {
+    if (!/^[+-]?\d+$/.test(x)) throw fail(`strconv.ParseInt: parsing "${x}": invalid syntax`);
+    return Number(x);
+  };
+  const soft = int(softS);
+  const hard = hardS === undefined ? soft : int(hardS);
+  if (soft > hard) throw fail(`ulimit soft limit must be less than or equal to hard limit: ${soft} > ${hard}`);
+  return { Name: name, Soft: soft, Hard: hard };
 }
 
 export { USAGE };

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import { isIP } from 'node:net';
 import type { Config } from './config';
+import type { Ulimit } from './types/config';
 
 type Kind = 'bool' | 'string' | 'int' | '[]string' | 'map[string]string' | 'ulimits' | 'pools';
 
@@ -224,6 +225,10 @@ const APPLY: Record<string, (c: Config, v: unknown) => void> = {
   dns: (c, v) => (c.dns = strs(v)),
   'dns-search': (c, v) => (c.dnsSearch = strs(v)),
   'dns-opts': (c, v) => (c.dnsOptions = strs(v)),
+  'default-ulimits': (c, v) =>
+    (c.defaultUlimits = Object.entries(v as Record<string, Ulimit | null>)
+      .filter((e): e is [string, Ulimit] => e[1] !== null)
+      .map(([name, u]) => ({ Name: u.Name || name, Soft: u.Soft ?? 0, Hard: u.Hard ?? 0 }))),
   'insecure-registries': (c, v) => (c.insecureRegistries = strs(v)),
   'registry-mirrors': (c, v) => (c.registryMirrors = strs(v)),
   'max-concurrent-downloads': (c, v) => (c.maxConcurrentDownloads = v as number),
@@ -239,7 +244,7 @@ const APPLY: Record<string, (c: Config, v: unknown) => void> = {
 
 /**
  * The file applied over the flags' configuration: a new object. Keys berth checks but does not act on (bip,
- * default-address-pools, iptables, ip-forward, userland-proxy, exec-opts, default-ulimits) are kept in `file`.
+ * default-address-pools, iptables, ip-forward, userland-proxy, exec-opts) are kept in `file`.
  */
 export function applyDaemonFile(flags: Config, f: DaemonFile): Config {
   const c: Config = { ...flags, file: f };

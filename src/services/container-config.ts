@@ -131,6 +131,10 @@ export class ContainerConfigurator {
       if (config.WorkingDir) config.WorkingDir = cleanPath(config.WorkingDir);
       const hc = { ...req.hostConfig };
       hc.LogConfig = withDaemonLogDefaults(hc.LogConfig, this.d.logDefaults ?? { Type: 'json-file', Config: {} });
+      // The daemon's default-ulimits for the names the request does not give (the engine merges them the same way
+      // into what inspect shows and what the container runs with; it merges at inspect and start, berth at create).
+      const ulimits = [...(hc.Ulimits ?? []), ...(this.d.defaultUlimits ?? []).filter((d) => !hc.Ulimits?.some((u) => u.Name === d.Name))];
+      if (ulimits.length) hc.Ulimits = ulimits;
       if (!hc.RestartPolicy) hc.RestartPolicy = { Name: 'no', MaximumRetryCount: 0 };
       // The engine's default swap limit, recorded at create: twice the memory limit.
       if (hc.Memory && hc.Memory > 0 && !hc.MemorySwap) hc.MemorySwap = hc.Memory * 2;

@@ -22,7 +22,7 @@ import type { CreateRequest } from '../translate/request/create';
 import { containerAttributes } from '../translate/response/events';
 import { rfc3339Nano } from '../translate/time';
 import { startFailure } from '../translate/start-error';
-import type { HostConfig } from '../types/config';
+import type { HostConfig, Ulimit } from '../types/config';
 import type { ContainerRecord } from '../types/container';
 import type { EventPublisher } from '../types/event';
 import type { StdinFeed } from '../types/io';
@@ -54,6 +54,8 @@ export interface ContainerServiceDeps {
   fifos?: FifoMaker;
   /** The daemon's log-driver and log-opts (daemon.json): the defaults of a create without HostConfig.LogConfig. */
   logDefaults?: { Type: string; Config: Record<string, string> };
+  /** The daemon's default-ulimits: added at create to HostConfig.Ulimits for the names it does not give. */
+  defaultUlimits?: Ulimit[];
 }
 
 export class ContainerService {

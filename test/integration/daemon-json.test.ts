@@ -108,3 +108,58 @@ test('the keys take effect: /info, log-opts and dns defaults of new containers; 
   await request(socket, 'DELETE', `/v1.24/containers/${c2.Id}?force=1`);
   await stop(b);
 });
+
+/** A started container's output (Tty, so the log is raw). */
+async function output(id: string): Promise<string> {
+  expect((await request(socket, 'POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+  expect((await request(socket, 'POST', `/v1.24/containers/${id}/wait`)).json().StatusCode).toBe(0);
+  return (await request(socket, 'GET', `/v1.24/containers/${id}/logs?stdout=1&stderr=1`)).body.toString();
+}
+
+test('default-ulimits and --default-ulimit: the rlimits of new containers for the names HostConfig.Ulimits does not give, shown by inspect', async () => {
+  // the reference (20.10 with --default-ulimit nofile=1234:2345) shows the request's own first, then the daemon's
+  fs.writeFileSync(file, JSON.stringify({ 'default-ulimits': { nofile: { Name: 'nofile', Soft: 1234, Hard: 2345 }, nproc: { Name: 'nproc', Soft: 300, Hard: 400 } } }));
+  let b = await berthd(['-H', `unix://${socket}`, '--config-file', file], { socket });
+  expect((await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['djson:1'] }) })).status).toBe(200);
+  const cmd = ['sh', '-c', 'echo $(ulimit -n) $(ulimit -Hn) $(ulimit -u) $(ulimit -Hu)'];
+  const create = async (hc: object) => (await request(socket, 'POST', '/v1.24/containers/create', { body: { Image: 'djson:1', Cmd: cmd, Tty: true, HostConfig: { NetworkMode: 'none', ...hc } } })).json().Id as string;
+  const c1 = await create({});
+  const c2 = await create({ Ulimits: [{ Name: 'nofile', Soft: 50, Hard: 60 }] });
+  const inspect = async (id: string) => (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().HostConfig.Ulimits;
+  expect(await inspect(c1)).toEqual([
+    { Name: 'nofile', Soft: 1234, Hard: 2345 },
+    { Name: 'nproc', Soft: 300, Hard: 400 },
+  ]);
+  expect(await inspect(c2)).toEqual([
+    { Name: 'nofile', Soft: 50, Hard: 60 },
+    { Name: 'nproc', Soft: 300, Hard: 400 },
+  ]);
+  expect((await output(c1)).trim()).toBe('1234 2345 300 400');
+  expect((await output(c2)).trim()).toBe('50 60 300 400');
+  for (const id of [c1, c2]) await request(socket, 'DELETE', `/v1.24/containers/${id}?force=1`);
+  await stop(b);
+
+  // the flag (NAME=SOFT[:HARD], repeatable; a later one for the same name wins); not both ways; bad values refused
+  fs.writeFileSync(file, '{}');
+  b = await berthd(['-H', `unix://${socket}`, '--config-file', file, '--default-ulimit', 'nofile=100:200', '--default-ulimit', 'nofile=300', '--default-ulimit', 'core=0:0'], { socket });
+  const c3 = await create({});
+  expect(await inspect(c3)).toEqual([
+    { Name: 'nofile', Soft: 300, Hard: 300 },
+    { Name: 'core', Soft: 0, Hard: 0 },
+  ]);
+  expect((await output(c3)).trim()).toMatch(/^300 300 /);
+  await request(socket, 'DELETE', `/v1.24/containers/${c3}?force=1`);
+  await stop(b);
+  fs.writeFileSync(file, JSON.stringify({ 'default-ulimits': { nofile: { Name: 'nofile', Soft: 1, Hard: 2 } } }));
+  expect(await refused(fs.readFileSync(file, 'utf8'), ['--default-ulimit', 'nofile=1:2'])).toContain('the following directives are specified both as a flag and in the configuration file: default-ulimits');
+  for (const [v, why] of [
+    ['nofile', 'invalid ulimit argument: nofile'],
+    ['bogus=1', 'invalid ulimit type: bogus'],
+    ['nofile=x', 'strconv.ParseInt: parsing "x": invalid syntax'],
+    ['nofile=5:4', 'ulimit soft limit must be less than or equal to hard limit: 5 > 4'],
+  ]) {
+    const r = await berthd(['-H', `unix://${socket}`, '--default-ulimit', v]);
+    expect(await exited(r.child)).not.toBe(0);
+    expect(r.log()).toContain(`invalid argument "${v}" for "--default-ulimit" flag: ${why}`);
+  }
+});
