@@ -33,14 +33,10 @@ const MAGIC = {
   xz: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
 };
 
-/**
- * Reads the first bytes of a stream and puts them back (unshift), so the stream itself is read on: no extra stream
- * in between. A stream that ended within them comes back as a new one holding them.
- */
+/** Reads the first bytes of a stream and gives them back with the rest. */
 async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream: Readable }> {
   const chunks: Buffer[] = [];
   let len = 0;
-  let ended = false;
   for (;;) {
     if (len >= n) break;
     const chunk: Buffer | null = input.read();
@@ -49,11 +45,8 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream:
       len += chunk.length;
       continue;
     }
-    if (input.readableEnded) {
-      ended = true;
-      break;
-    }
-    ended = await new Promise<boolean>((resolve, reject) => {
+    if (input.readableEnded) break;
+    const ended = await new Promise<boolean>((resolve, reject) => {
       const done = () => { cleanup(); resolve(false); };
       const end = () => { cleanup(); resolve(true); };
       const fail = (e: Error) => { cleanup(); reject(e); };
@@ -65,68 +58,35 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream:
     if (ended) break;
   }
   const head = Buffer.concat(chunks);
-  if (ended) return { head, stream: Readable.from(head.length ? [head] : []) };
-  if (head.length) input.unshift(head);
-  return { head, stream: input };
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  out.write(head);
+  input.pipe(out);
+  input.on('error', (e) => out.destroy(e));
+  return { head, stream: out };
 }
 
-/** Opens (decompressing when needed) a tar stream: the input itself when it is a plain tar. */
+/** Opens (decompressing when needed) a tar stream. */
 export async function openTar(input: Readable): Promise<Readable> {
   const { head, stream } = await peek(input, 6);
   const tool = head.subarray(0, 2).equals(MAGIC.gzip) ? 'gzip' : head.subarray(0, 3).equals(MAGIC.bzip2) ? 'bzip2' : head.subarray(0, 6).equals(MAGIC.xz) ? 'xz' : undefined;
   if (!tool) return stream;
-  if (tool === 'gzip') {
-    const gunzip = zlib.createGunzip({ chunkSize: 1 << 20 });
-    stream.on('error', (e) => gunzip.destroy(e));
-    return stream.pipe(gunzip);
-  }
-  // Node has neither bzip2 nor xz: Debian's tools decompress in a child process.
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   const failed = (e: Error) => out.destroy(e);
-  const proc = spawn(tool, ['-dc'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  proc.on('error', failed);
-  proc.stdin.on('error', () => undefined);
-  proc.on('exit', (code) => { if (code) failed(new Error(`${tool}: exit status ${code}`)); });
-  stream.pipe(proc.stdin);
-  proc.stdout.pipe(out);
+  if (tool === 'gzip') {
+    const gunzip = zlib.createGunzip();
+    gunzip.on('error', failed);
+    stream.pipe(gunzip).pipe(out);
+  } else {
+    // Node has neither bzip2 nor xz: Debian's tools decompress in a child process.
+    const proc = spawn(tool, ['-dc'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    proc.on('error', failed);
+    proc.stdin.on('error', () => undefined);
+    proc.on('exit', (code) => { if (code) failed(new Error(`${tool}: exit status ${code}`)); });
+    stream.pipe(proc.stdin);
+    proc.stdout.pipe(out);
+  }
   stream.on('error', failed);
   return out;
-}
-
-/** Feeds a stream's chunks to `onChunk` (which may ask to wait), resolving at its end. */
-function consume(input: Readable, onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let done = false;
-    const finish = (err?: Error) => {
-      if (done) return;
-      done = true;
-      // 'error' and 'close' stay handled: a body drained after a failure may still fail.
-      input.off('data', onData);
-      input.off('end', onEnd);
-      if (err) reject(err);
-      else resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      try {
-        const wait = onChunk(chunk);
-        if (!wait) return;
-        input.pause();
-        wait.then(() => {
-          if (!done) input.resume();
-        }, finish);
-      } catch (err) {
-        finish(err as Error);
-      }
-    };
-    const onEnd = () => finish();
-    // A body cut short (the client went away) closes without an end.
-    const onClose = () => finish(new Error('the build context ended early: the connection was closed'));
-    input.on('data', onData);
-    input.once('end', onEnd);
-    input.on('error', finish);
-    input.on('close', onClose);
-    input.resume();
-  });
 }
 
 export class ContextStore {
@@ -169,11 +129,10 @@ export class ContextStore {
       const failed = new Promise<never>((_, reject) => out.once('error', reject));
       failed.catch(() => undefined);
       try {
-        await consume(tarStream, (chunk) => {
+        for await (const chunk of tarStream as AsyncIterable<Buffer>) {
           for (const h of scanner.push(chunk)) index.add(h);
-          if (out.write(chunk)) return undefined;
-          return Promise.race([once(out, 'drain').then(() => undefined), failed]);
-        });
+          if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+        }
         scanner.end();
         await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
       } catch (err) {
