@@ -10,6 +10,7 @@ import type { Logger } from './log';
 import { Containerd } from './containerd/client';
 import { releaseOperationLeases } from './containerd/leases';
 import * as snapshotApi from './containerd/snapshots';
+import { containerdStateDir } from './containerd/state-dir';
 import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
 import { createApp, Route } from './http/app';
 import { listen, Listener } from './http/server';
@@ -155,7 +156,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const networking = new ContainerNetworking({ networks, store, logger, dns, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
   // Task FIFOs are made ahead, many per mkfifo(1) run, beside the containers' FIFO folders (renamed into place).
   const fifos = new FifoPool(path.join(config.execRoot, 'fifo', '.pool'));
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, cgroupParent: config.cgroupParent, volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, containerdState: containerdStateDir(address, supervisor?.paths.state), cgroupParent: config.cgroupParent, volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   // What interrupted operations left: their temporary snapshots (a commit's view of a container's init layer, a

@@ -13,6 +13,7 @@ import * as snapshotApi from '../containerd/snapshots';
 import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
 import { withLease } from '../containerd/leases';
+import { TASK_RUNTIME_DIR } from '../containerd/state-dir';
 import { setLabels } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
 import { conflict, invalidParameter, systemError } from '../errors';
@@ -555,14 +556,16 @@ export class ContainerConfigurator {
   /**
    * GraphDriver.Data as the engine's overlay2 shows it, from the container's own snapshot mount: LowerDir (its init
    * layer and the image's layers, top first), UpperDir and WorkDir, and MergedDir where its root filesystem is
-   * mounted while it runs (a container that is not running has no such mount). Null when there is no snapshot.
+   * mounted while it runs, or would be when it is not running (containerd's v2 runtime mounts it at the task's
+   * bundle, `<state>/io.containerd.runtime.v2.task/<namespace>/<id>/rootfs`; the engine likewise names its overlay2
+   * 'merged' folder, mounted or not). Null when there is no snapshot.
    */
   async graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> {
     const m = (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id).catch(() => []))[0] as MountLike | undefined;
     if (!m || m.type !== 'overlay') return null;
     const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
     const { upper, lower } = layerDirs([m]);
-    const merged = rec.State.Running && upper ? findOverlayByUpper(upper) : undefined;
+    const merged = (rec.State.Running && upper ? findOverlayByUpper(upper) : undefined) ?? this.rootfsPath(rec);
     const data: Record<string, string> = {};
     // Go writes a map's keys sorted.
     if (lower.length) data.LowerDir = lower.join(':');
@@ -571,6 +574,11 @@ export class ContainerConfigurator {
     const work = opt('workdir');
     if (work) data.WorkDir = work;
     return data;
+  }
+
+  /** Where containerd mounts the container's root filesystem when its task runs (undefined if its state is unknown). */
+  private rootfsPath(rec: ContainerRecord): string | undefined {
+    return this.d.containerdState ? path.join(this.d.containerdState, TASK_RUNTIME_DIR, this.ctr.namespace, rec.Id, 'rootfs') : undefined;
   }
 
   /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */

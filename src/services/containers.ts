@@ -47,6 +47,8 @@ export interface ContainerServiceDeps {
   events: EventPublisher;
   logger: Logger;
   execRoot: string;
+  /** containerd's state directory (where a task's root filesystem is mounted); undefined when unknown. */
+  containerdState?: string;
   cgroupParent: string;
   volumes: VolumeService;
   networking: ContainerNetworking;

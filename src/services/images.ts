@@ -391,7 +391,9 @@ export class ImageService {
    * GraphDriver.Data of an image as the engine's overlay2 shows it: its top layer's directory as UpperDir with that
    * layer's work directory as WorkDir, the layers below (top first) as LowerDir. Read from the mounts of a short-lived
    * read-only view of its snapshot chain (under a lease, so a berth killed meanwhile leaves nothing), then cached.
-   * The engine's MergedDir, a folder it never mounts for an image, is not named. Null when the image has no layers.
+   * MergedDir: the engine names its top layer's 'merged' folder, one it never mounts for an image; berth never mounts
+   * an image's layers at a fixed place either, so it names the same sibling of the top layer's directories, which
+   * does not exist. Null when the image has no layers.
    */
   async graphDriverData(img: ResolvedImage): Promise<Record<string, string> | null> {
     if (!img.chainId) return null;
@@ -414,6 +416,7 @@ export class ImageService {
     if (!dirs.length) return null;
     const data: Record<string, string> = {};
     if (dirs.length > 1) data.LowerDir = dirs.slice(1).join(':');
+    data.MergedDir = path.join(path.dirname(dirs[0]), 'merged');
     data.UpperDir = dirs[0];
     data.WorkDir = path.join(path.dirname(dirs[0]), 'work');
     this.graphData.set(img.chainId, data);

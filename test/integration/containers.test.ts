@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 import { FrameDecoder } from '../../src/http/stream';
@@ -46,7 +47,12 @@ describe('container lifecycle against real containerd', () => {
 
   test('304, 404, 409 and 400 paths with the engine messages', async () => {
     const id = await create({ Cmd: ['sleep', '1000'] }, 'busy');
+    // MergedDir: where containerd mounts the root filesystem when the task runs, named before, while and after.
+    const merged = (await inspect(id)).GraphDriver.Data.MergedDir;
+    expect(merged).toMatch(new RegExp(`^/.+/io\\.containerd\\.runtime\\.v2\\.task/${b.config.namespace}/${id}/rootfs$`));
     expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    expect((await inspect(id)).GraphDriver.Data.MergedDir).toBe(merged);
+    expect(fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((l) => l.split(' ')[4] === merged)).toBe(true);
     expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(304);
     const dup = await b.request('POST', '/v1.24/containers/create?name=busy', { body: { Image: 'busybox', Cmd: ['true'] } });
     expect(dup.status).toBe(409);
@@ -70,6 +76,7 @@ describe('container lifecycle against real containerd', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     expect((await inspect(id)).State.ExitCode).toBe(137);
     expect((await post(`/v1.24/containers/${id}/stop`)).status).toBe(304);
+    expect((await inspect(id)).GraphDriver.Data.MergedDir).toBe(merged);
     expect((await post(`/v1.24/containers/${id}/kill`)).json().message).toBe(`Cannot kill container: ${id}: Container ${id} is not running`);
     expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
   });

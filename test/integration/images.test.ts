@@ -39,6 +39,11 @@ describe('image load, list, inspect, remove against real containerd', () => {
     await forceGC();
     const img = (await b.request('GET', '/v1.24/images/busybox/json')).json();
     expect(img.RepoTags).toEqual(['busybox:latest']);
+    // MergedDir as the engine names its top layer's 'merged' folder: a sibling of the layer's directories that
+    // nothing mounts for an image.
+    const gd = img.GraphDriver.Data;
+    expect(gd.MergedDir).toBe(path.join(path.dirname(gd.UpperDir), 'merged'));
+    expect(fs.existsSync(gd.MergedDir)).toBe(false);
     const chain = chainIds(img.RootFS.Layers);
     const st = await b.daemon.ctr.snapshots.Stat({ snapshotter: 'overlayfs', key: chain[chain.length - 1] });
     expect(st.info?.kind).toBe('COMMITTED');
