@@ -198,7 +198,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   // the engine id is made (and kept in the data root) at start, not at the first /info
   system.id();
 
-  const registry = new RegistryService({ ctr, images, events });
+  const registry = new RegistryService({ ctr, images, events, settings: () => config });
   // (the agent and the cluster refer to each other through closures, called only once both exist)
   const agent: NodeAgent = new NodeAgent({
     current: () => cluster.current(),

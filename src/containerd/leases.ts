@@ -13,6 +13,14 @@ export async function remove(ctr: Containerd, id: string): Promise<void> {
   await ctr.leases.Delete({ id, sync: false });
 }
 
+/**
+ * Puts a resource under lease `id` (`type`: 'content' or 'snapshots/<snapshotter>'): from then on the garbage
+ * collector keeps it, if it still exists (containerd does not check that it does).
+ */
+export async function addResource(ctr: Containerd, id: string, type: string, resource: string): Promise<void> {
+  await ctr.leases.AddResource({ id, resource: { id: resource, type } });
+}
+
 /** The ids of the namespace's leases. */
 export async function ids(ctr: Containerd): Promise<string[]> {
   return (await ctr.leases.List({ filters: [] })).leases.map((l) => l.id);

@@ -4,24 +4,25 @@
 import { Readable, Transform } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import { readBlobStream, sha256Digest, writeBlob } from '../containerd/content';
-import { withLease } from '../containerd/leases';
+import { addResource, withLease } from '../containerd/leases';
 import { invalidParameter } from '../errors';
 import { familiarName, familiarRepo, fullName, parseReference, Reference, repoName } from '../translate/reference';
 import { Manifest, MT, RegistryClient, RegistryError } from '../registry/client';
 import { chainIds, LayerDesc, progressBar, shortId } from './image-format';
-import type { ImageService } from './images';
+import { SNAPSHOTTER, type ImageService } from './images';
 import type { EventPublisher } from '../types/event';
 import type { OCIImageConfig, ResolvedImage } from '../types/image';
 import type { Credentials } from '../types/registry';
 
 export type Progress = (msg: Record<string, unknown>) => void;
 
-const PARALLEL_DOWNLOADS = 3;
-
 export interface RegistryServiceDeps {
   ctr: Containerd;
   images: ImageService;
   events: EventPublisher;
+  /** The live daemon configuration's registry settings (daemon.json; SIGHUP changes them for the next pull or push):
+   * max-concurrent-downloads/-uploads (the layers a pull fetches, a push uploads, at once; the engine's 3 and 5). */
+  settings?: () => { maxConcurrentDownloads: number; maxConcurrentUploads: number };
   insecureRegistries?: string[];
 }
 
@@ -43,11 +44,12 @@ function throttle(total: number): (current: number) => boolean {
   };
 }
 
+/** fn over items, n at a time (0: all at once, as the engine's transfer manager reads a limit of 0). */
 async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let i = 0;
   const errors: unknown[] = [];
   await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
+    Array.from({ length: n > 0 ? Math.min(n, items.length) : items.length }, async () => {
       while (i < items.length && errors.length === 0) {
         const item = items[i++];
         await fn(item).catch((e) => errors.push(e));
@@ -74,6 +76,10 @@ async function fetchTarball(src: string): Promise<Readable> {
 
 export class RegistryService {
   constructor(private readonly d: RegistryServiceDeps) {}
+
+  private settings() {
+    return this.d.settings?.() ?? { maxConcurrentDownloads: 3, maxConcurrentUploads: 5 };
+  }
 
   client(domain: string, creds: Credentials): RegistryClient {
     return new RegistryClient(domain === 'docker.io' ? 'registry-1.docker.io' : domain, creds, this.d.insecureRegistries);
@@ -159,7 +165,10 @@ export class RegistryService {
     const upToDate = existing?.id === id;
     const chain = chainIds(diffIds);
     await withLease(this.d.ctr, 'berth-pull', async (lease) => {
-      // "Already exists": unpacked and its blob kept (push and save need the blob).
+      // "Already exists": unpacked and its blob kept (push and save need the blob). Both are put under the pull's
+      // lease before they are looked at: an image removed just before leaves its snapshots to a garbage collection
+      // that runs later, and one that ran between this check and the unpack of the layer above would remove its parent.
+      await Promise.all(chain.flatMap((c, i) => [addResource(this.d.ctr, lease, `snapshots/${SNAPSHOTTER}`, c), addResource(this.d.ctr, lease, 'content', man.layers[i].digest)]));
       const present = await Promise.all(chain.map(async (c, i) => (await this.d.images.hasSnapshot(c)) && (await this.d.images.hasBlob(man.layers[i].digest))));
       const todo: number[] = [];
       man.layers.forEach((l, i) => {
@@ -200,7 +209,7 @@ export class RegistryService {
         return { p, resolve, reject };
       });
       present.forEach((x, i) => x && downloaded[i].resolve());
-      const downloads = pool(todo, PARALLEL_DOWNLOADS, async (i) => {
+      const downloads = pool(todo, this.settings().maxConcurrentDownloads, async (i) => {
         try {
           await fetchLayer(i);
           downloaded[i].resolve();
@@ -263,7 +272,7 @@ export class RegistryService {
         ),
       ];
       for (const { diffId } of order) progress({ status: 'Preparing', progressDetail: {}, id: shortId(diffId) });
-      await pool(order, PARALLEL_DOWNLOADS, async ({ l, diffId }) => {
+      await pool(order, this.settings().maxConcurrentUploads, async ({ l, diffId }) => {
         const sid = shortId(diffId);
         if (await client.blobExists(repo.path, l.digest)) {
           progress({ status: 'Layer already exists', progressDetail: {}, id: sid });
