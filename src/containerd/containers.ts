@@ -7,16 +7,16 @@ import { ignoreNotFound } from './errors';
 import type { OciSpec } from '../types/config';
 
 /**
- * A container record for runc (io.containerd.runc.v2), over the snapshot `snapshotKey` when it has one; its spec is
+ * A container record for runc (io.containerd.runc.v2 unless `runtime` names another containerd runtime), over the snapshot `snapshotKey` when it has one; its spec is
  * `spec`, or a placeholder set later.
  */
-export async function create(ctr: Containerd, c: { id: string; labels: Record<string, string>; image?: string; snapshotter?: string; snapshotKey?: string; spec?: OciSpec }): Promise<void> {
+export async function create(ctr: Containerd, c: { id: string; labels: Record<string, string>; image?: string; snapshotter?: string; snapshotKey?: string; spec?: OciSpec; runtime?: string }): Promise<void> {
   await ctr.containers.Create({
     container: {
       id: c.id,
       image: c.image ?? '',
       labels: c.labels,
-      runtime: { name: 'io.containerd.runc.v2' },
+      runtime: { name: c.runtime ?? 'io.containerd.runc.v2' },
       spec: packJSON(OCI_SPEC_URL, c.spec ?? { ociVersion: '1.0.2-dev' }),
       snapshotter: c.snapshotter ?? '',
       snapshot_key: c.snapshotKey ?? '',

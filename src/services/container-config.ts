@@ -21,7 +21,7 @@ import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
-import { CreateRequest, mergeImageConfig, parseBind, validateName } from '../translate/request/create';
+import { CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
 import type { HostConfig, OciMount } from '../types/config';
@@ -179,7 +179,7 @@ export class ContainerConfigurator {
       rec.MountPoints = await this.resolveMounts(rec, lower, undo);
       const spec = await this.buildSpec(rec, img, lower);
       // The container record with its spec, in one call.
-      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec });
+      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined });
       undo.push(() => containerApi.remove(this.ctr, id));
       await this.d.store.save(rec);
       this.publish(rec, 'create');
@@ -578,7 +578,8 @@ export class ContainerConfigurator {
 
   /** Where containerd mounts the container's root filesystem when its task runs (undefined if its state is unknown). */
   private rootfsPath(rec: ContainerRecord): string | undefined {
-    return this.d.containerdState ? path.join(this.d.containerdState, TASK_RUNTIME_DIR, this.ctr.namespace, rec.Id, 'rootfs') : undefined;
+    // the v1 runtime's bundles live in a folder of its own name
+    return this.d.containerdState ? path.join(this.d.containerdState, rec.HostConfig.Runtime === RUNTIME_V1 ? RUNTIME_V1 : TASK_RUNTIME_DIR, this.ctr.namespace, rec.Id, 'rootfs') : undefined;
   }
 
   /** SizeRw (the rw snapshot's usage) and SizeRootFs (that plus the image's layers), as `size=1` asks. */

@@ -361,3 +361,32 @@ describe('WorkingDir, as the 20.10 reference answers it', () => {
     await b.request('DELETE', `/v1.24/containers/${id2}`);
   });
 });
+
+describe('HostConfig.Runtime, as the 20.10 reference answers it', () => {
+  test('an unknown runtime is 400 at every version and makes nothing; the deprecated v1 runtime runs with the reference\'s warning; /info lists the three', async () => {
+    for (const v of ['1.18', '1.24']) {
+      const r = await b.request('POST', `/v${v}/containers/create?name=rt-foo`, { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { Runtime: 'foo' } } });
+      expect([r.status, v === '1.18' ? r.text : r.json().message]).toEqual([400, `Unknown runtime specified foo${v === '1.18' ? '\n' : ''}`]);
+    }
+    expect((await b.request('GET', '/v1.24/containers/rt-foo/json')).status).toBe(404);
+    const c = await b.request('POST', '/v1.24/containers/create?name=rt-v1', { body: { Image: 'busybox', Cmd: ['sh', '-c', 'echo v1; exit 4'], HostConfig: { Runtime: 'io.containerd.runtime.v1.linux' } } });
+    expect(c.status).toBe(201);
+    expect(c.json().Warnings).toEqual(['Configured runtime "io.containerd.runtime.v1.linux" is deprecated and will be removed in the next release.']);
+    const id = c.json().Id;
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    expect((await post(`/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 4, Error: null });
+    const logs = new FrameDecoder().push((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1`)).body);
+    expect(logs.map((f) => f.payload.toString())).toEqual(['v1\n']);
+    const ins = await inspect(id);
+    expect(ins.HostConfig.Runtime).toBe('io.containerd.runtime.v1.linux');
+    expect(ins.GraphDriver.Data.MergedDir).toMatch(/\/io\.containerd\.runtime\.v1\.linux\/[^/]+\/[0-9a-f]{64}\/rootfs$/);
+    // a restart goes through the same runtime
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    expect((await post(`/v1.24/containers/${id}/wait`)).json()).toEqual({ StatusCode: 4, Error: null });
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+    const v2 = await create({ Cmd: ['true'], HostConfig: { Runtime: 'io.containerd.runc.v2' } });
+    expect((await inspect(v2)).HostConfig.Runtime).toBe('io.containerd.runc.v2');
+    await b.request('DELETE', `/v1.24/containers/${v2}`);
+    expect(Object.keys((await b.request('GET', '/v1.24/info')).json().Runtimes).sort()).toEqual(['io.containerd.runc.v2', 'io.containerd.runtime.v1.linux', 'runc']);
+  });
+});

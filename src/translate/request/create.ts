@@ -140,6 +140,10 @@ export function parseBind(spec: string, v?: ApiVersion): { source: string; desti
   return { source, destination, mode, named };
 }
 
+/** The runtimes the engine offers (its /info Runtimes): runc is containerd's runc v2 shim; the v1 one is deprecated. */
+export const RUNTIME_V1 = 'io.containerd.runtime.v1.linux';
+export const RUNTIMES = ['runc', 'io.containerd.runc.v2', RUNTIME_V1];
+
 export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
   const { config: c, hostConfig: hc } = req;
   const warnings: string[] = [];
@@ -170,6 +174,8 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
     if (rp.MaximumRetryCount && rp.Name !== 'on-failure') throw invalidParameter(`maximum retry count cannot be used with restart policy '${rp.Name}'`);
     if (rp.MaximumRetryCount < 0) throw invalidParameter('maximum retry count cannot be negative');
   }
+  if (hc.Runtime && !RUNTIMES.includes(hc.Runtime)) throw invalidParameter(`Unknown runtime specified ${hc.Runtime}`);
+  if (hc.Runtime === RUNTIME_V1) warnings.push(`Configured runtime "${RUNTIME_V1}" is deprecated and will be removed in the next release.`);
   const log = hc.LogConfig?.Type ?? '';
   if (!SUPPORTED_LOG_DRIVERS.includes(log)) {
     if (LOG_DRIVERS.includes(log)) throw invalidParameter(`logging driver "${log}" is not supported by berth (json-file and none are)`);

@@ -96,7 +96,7 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
     ClusterAdvertise: '',
   };
   Object.assign(out, {
-    Runtimes: { 'io.containerd.runc.v2': { path: 'runc' }, runc: { path: 'runc' } },
+    Runtimes: { 'io.containerd.runc.v2': { path: 'runc' }, 'io.containerd.runtime.v1.linux': { path: 'runc' }, runc: { path: 'runc' } },
     DefaultRuntime: 'runc',
     // A node outside a swarm; handlers/system puts a member's section in its place.
     Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null },
