@@ -104,8 +104,8 @@ export function networkRoutes(networks: NetworksBackend, networking: NetworkEndp
         // The spec's Remove lists "403 not supported for pre-defined networks" at every version (Create: since v1.24).
         await networks.refresh();
         await networking.removeNetwork(param(req, 'id'));
-        if (supports(req.apiVersion, 'NetworkDelete204')) writeNoContent(res);
-        else res.status(200).end();
+        if (supports(req.apiVersion, 'NetworkDelete200')) res.status(200).end();
+        else writeNoContent(res);
       },
     },
   ];

@@ -98,10 +98,10 @@ export const OBJECT_ALLOWED: ObjectAllowance[] = [
   {
     area: 'networks',
     answers: /^remove$/,
-    from: '1.21',
-    to: '1.23',
+    from: '1.22',
+    to: '1.22',
     diffs: ['status: 204 in the reference, 200 in berth'],
-    why: 'left: the spec shows 200 for v1.22 and 204 for v1.24 and not v1.21 or v1.23 ("Reference pages for v1.21 and v1.23: not shown"); berth answers 200 before v1.24 (feature NetworkDelete204), as the engines of those versions did',
+    why: 'spec, "Remove DELETE /networks/(id or name)": "response 200 in v1.22, 204 in v1.24" (at v1.21 and v1.23, not shown, berth answers the reference\'s 204)',
   },
   { area: 'networks', answers: NETWORK, from: '1.21', to: '1.23', diffs: each('$[*]', ['EnableIPv6', 'Internal', 'Labels']), why: 'spec, "Network": "EnableIPv6 boolean and Internal boolean (since v1.24)", "Labels object (inspect, since v1.24)"' },
 ];

@@ -51,7 +51,13 @@ describe('user-defined networks', () => {
     expect([rmHost.status, rmHost.json().message]).toEqual([403, 'host is a pre-defined network and cannot be removed']);
     expect((await b.request('GET', '/v1.24/networks/nope')).status).toBe(404);
 
-    // an automatically chosen subnet, removed with 200 before 1.24 and 204 from 1.24
+    // an automatically chosen subnet; removed with 200 at 1.22 (the spec), 204 at 1.21 and 1.23 (not shown in the
+    // spec: the reference's) and from 1.24
+    for (const v of ['1.21', '1.23']) {
+      expect((await b.request('POST', `/v${v}/networks/create`, { body: { Name: `rm${v}` } })).status).toBe(201);
+      const rm = await b.request('DELETE', `/v${v}/networks/rm${v}`);
+      expect([rm.status, rm.text]).toEqual([204, '']);
+    }
     const auto = (await b.request('POST', '/v1.22/networks/create', { body: { Name: 'auto' } })).json();
     const autoNet = (await b.request('GET', `/v1.24/networks/${auto.Id}`)).json();
     expect(autoNet.IPAM.Config[0].Subnet).toMatch(/^(172|192\.168)\./);

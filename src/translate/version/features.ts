@@ -83,7 +83,8 @@ export const FEATURES = {
   // volumes & networks
   VolumeLabelsScope: { since: '1.24' },
   NetworkIPv6Internal: { since: '1.24' },
-  NetworkDelete204: { since: '1.24' },
+  // the spec: 'response 200 in v1.22, 204 in v1.24'; 1.21 and 1.23 are not shown there, and the reference answers 204
+  NetworkDelete200: { since: '1.22', until: '1.22' },
   NetworkLabels: { since: '1.24' },
   NetworkFilterDriverLabel: { since: '1.24' },
   NetworkPredefined403: { since: '1.24' },
