@@ -68,8 +68,10 @@ export class RegistryClient {
     readonly host: string,
     private readonly creds: Credentials = {},
     insecure: string[] = [],
+    /** The scheme and host to speak to, when given (a mirror's URL); else from host. */
+    base?: string,
   ) {
-    this.base = `${isInsecureHost(host, insecure) ? 'http' : 'https'}://${host}`;
+    this.base = base ?? `${isInsecureHost(host, insecure) ? 'http' : 'https'}://${host}`;
   }
 
   private async raw(method: string, url: string, init: RequestInit = {}): Promise<Response> {

@@ -22,7 +22,7 @@ export interface RegistryServiceDeps {
   events: EventPublisher;
   /** The live daemon configuration's registry settings (daemon.json; SIGHUP changes them for the next pull or push):
    * max-concurrent-downloads/-uploads (the layers a pull fetches, a push uploads, at once; the engine's 3 and 5). */
-  settings?: () => { maxConcurrentDownloads: number; maxConcurrentUploads: number };
+  settings?: () => { maxConcurrentDownloads: number; maxConcurrentUploads: number; registryMirrors?: string[] };
   insecureRegistries?: string[];
 }
 
@@ -124,20 +124,40 @@ export class RegistryService {
       if (/^[a-z0-9]+:[a-f0-9]{32,}$/.test(tag)) ref = { ...ref, tag: undefined, digest: tag };
       else ref = { ...ref, tag, digest: undefined };
     }
-    const client = this.client(ref.domain, creds);
-    if (!ref.tag && !ref.digest) {
-      const tags = await client.tags(ref.path, familiarRepo(ref));
-      for (const t of tags) await this.pullOne(client, { ...ref, tag: t }, progress, signal, true);
-      progress({ status: `Status: Downloaded newer image for ${familiarRepo(ref)}` });
+    // The engine's endpoints: for docker.io each registry mirror first, then the hub; the next is tried when one
+    // fails before the pull has begun (its tag list or manifest), and the last one's error is the answer.
+    const mirrors = ref.domain === 'docker.io' ? (this.settings().registryMirrors ?? []) : [];
+    const clients = [...mirrors.map((m) => new RegistryClient(new URL(m).host, creds, [], m.replace(/\/+$/, ''))), this.client(ref.domain, creds)];
+    for (const [k, client] of clients.entries()) {
+      const last = k === clients.length - 1;
+      if (!ref.tag && !ref.digest) {
+        let tags: string[];
+        try {
+          tags = await client.tags(ref.path, familiarRepo(ref));
+        } catch (err) {
+          if (last) throw err;
+          continue;
+        }
+        for (const t of tags) await this.pullOne(client, { ...ref, tag: t }, progress, signal, true);
+        progress({ status: `Status: Downloaded newer image for ${familiarRepo(ref)}` });
+        return;
+      }
+      let top: Manifest;
+      try {
+        top = await client.getManifest(ref.path, ref.digest ?? ref.tag!, familiarName(ref));
+      } catch (err) {
+        if (last) throw err;
+        continue;
+      }
+      await this.pullOne(client, ref, progress, signal, false, top);
       return;
     }
-    await this.pullOne(client, ref, progress, signal, false);
   }
 
-  private async pullOne(client: RegistryClient, ref: Reference, progress: Progress, signal: AbortSignal | undefined, allTags: boolean): Promise<void> {
+  private async pullOne(client: RegistryClient, ref: Reference, progress: Progress, signal: AbortSignal | undefined, allTags: boolean, fetched?: Manifest): Promise<void> {
     const shown = familiarName(ref);
     const repoPath = ref.domain === 'docker.io' ? ref.path : familiarRepo(ref).slice(ref.domain.length + 1);
-    const top = await client.getManifest(ref.path, ref.digest ?? ref.tag!, shown);
+    const top = fetched ?? (await client.getManifest(ref.path, ref.digest ?? ref.tag!, shown));
     progress({ status: `Pulling from ${repoPath}`, id: ref.digest ?? ref.tag });
     let m: Manifest = top;
     if (m.mediaType === MT.dockerList || m.mediaType === MT.ociIndex) {

@@ -1,6 +1,6 @@
 // daemon.json's registry keys acted on through the real bin/berthd (docs/operations.md): max-concurrent-downloads and
 // max-concurrent-uploads bound the layers a pull fetches and a push uploads at once, and a SIGHUP changes them for the
-// next pull or push. A proxy in front of a local docker-registry counts the blob requests in flight (each held 150 ms
+// next pull or push; registry-mirrors serve docker.io pulls before the hub. A proxy in front of a local docker-registry counts the blob requests in flight (each held 150 ms
 // so that the ones a pull or push starts together overlap).
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { firstEvent, request } from '../helpers/berth';
 import { berthdLauncher } from '../helpers/berthd-process';
 import { buildBusyboxImage } from '../helpers/busybox-image';
-import { startRegistry, TestRegistry } from '../helpers/registry';
+import { freePort, startRegistry, TestRegistry } from '../helpers/registry';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-rdj-'));
 const namespace = `berth-rdj-${process.pid}`;
@@ -137,6 +137,30 @@ test('max-concurrent-downloads and -uploads bound a pull and a push; SIGHUP chan
   expect((await again.event).Actor.Attributes).toMatchObject({ 'max-concurrent-downloads': '3', 'max-concurrent-uploads': '5' });
   await removeAllImages();
   expect(await measured('POST', `/v1.24/images/create?fromImage=${ref}&tag=v1`)).toBe(3);
+  await removeAllImages();
+  await stop(b);
+});
+
+test('registry-mirrors: a docker.io pull tries each mirror in turn, then the hub; other registries are not mirrored', async () => {
+  const closed = `127.0.0.1:${await freePort()}`;
+  fs.writeFileSync(file, JSON.stringify({ 'registry-mirrors': [`http://${closed}`, `http://${registry.host}`] }));
+  const b = await berthd(['-H', `unix://${socket}`, '--config-file', file], { socket });
+  expect((await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['rdj:0'] }) })).status).toBe(200);
+  // the mirror holds library/busybox (pushed to it as a registry of its own)
+  expect((await request(socket, 'POST', `/v1.24/images/rdj:0/tag?repo=${registry.host}/library/busybox&tag=latest`)).status).toBe(201);
+  const push = await request(socket, 'POST', `/v1.24/images/${registry.host}/library/busybox/push?tag=latest`, { headers: AUTH });
+  expect(lines(push.body).filter((l) => l.error)).toEqual([]);
+  await removeAllImages();
+  // the first mirror refuses the connection: the second serves the pull (the hub is not reachable from here)
+  const pull = await request(socket, 'POST', '/v1.24/images/create?fromImage=busybox&tag=latest', { headers: AUTH });
+  const out = lines(pull.body);
+  expect(out.filter((l) => l.error)).toEqual([]);
+  expect(out.at(-1)).toEqual({ status: 'Status: Downloaded newer image for busybox:latest' });
+  const imgs = (await request(socket, 'GET', '/v1.24/images/json')).json() as { RepoTags: string[] }[];
+  expect(imgs.flatMap((i) => i.RepoTags)).toEqual(['busybox:latest']);
+  // a mirror serves docker.io only: a pull from another registry (here one that does not answer) is not mirrored
+  const other = await request(socket, 'POST', `/v1.24/images/create?fromImage=${closed}/library/busybox&tag=latest`, { headers: AUTH });
+  expect(other.body.toString()).toContain(closed);
   await removeAllImages();
   await stop(b);
 });
