@@ -48,7 +48,9 @@ afterAll(async () => {
   await new Promise((r) => execFile('ip', ['link', 'delete', bridge], () => r(undefined)));
   await removeRules(bridgeRules(bridge, subnet, false)).catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
-});
+  // jest's default 5 s cut the clean-up short on a loaded machine: the namespace's shims, the bridge and its rules
+  // were left behind (three shims of berth-faults-* found running this session)
+}, 120_000);
 
 /** Active and view snapshots (a container's rw layer; a commit's or a build's temporary view). */
 function activeSnapshots(): Promise<string[]> {
