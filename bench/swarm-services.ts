@@ -3,8 +3,9 @@
 // --iptables=false, the same busybox image loaded into both), and on a 3-node berth swarm the time from a worker's
 // berthd killed until its tasks run on the other nodes, and the routing mesh's throughput (requests per second and
 // MB/s of one large download) through the published port of the node running the task and of another node, against
-// a direct request to the task's container, interleaved. Run: npm run bench:swarm-services (root; containerd, etcd
-// and dockerd installed). Prints JSON.
+// a direct request to the task's container, interleaved; and over an overlay network, from a task on another node,
+// a service's VIP (iptables statistic DNAT) against the task's overlay address. Run: npm run bench:swarm-services
+// (root; containerd, etcd and dockerd installed). Prints JSON.
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -134,6 +135,67 @@ async function meshThroughput(A: Api, owner: SwarmNode, ownerId: string, other: 
   };
 }
 
+/** Runs `sh -c script` in a container on a node through the CLI: its wall time in ms (it must exit 0). */
+async function timedExec(n: SwarmNode, id: string, script: string): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const r = await n.docker(['exec', id, 'sh', '-c', script], 300_000);
+  const took = ms(t0);
+  if (r.code !== 0) throw new Error(`exec ${script}: ${r.code} ${r.stderr}`);
+  return took;
+}
+
+/**
+ * Overlay networking and the VIP (docs/overlay.md): a one-task httpd service on node `ownerId` on an overlay network,
+ * a client task on node `client`; from inside the client, VIP_REQUESTS sequential GETs (a busybox wget process each)
+ * and one BIG_MB download, to the task's overlay address (direct: across VXLAN) and to the service's VIP (the
+ * client's own iptables statistic DNAT, then the same path), SAMPLES rounds interleaved; the exec's own cost (`true`
+ * in the same round) is taken off; medians.
+ */
+const VIP_REQUESTS = Number(process.env.BENCH_VIP_REQUESTS ?? 200);
+async function vipThroughput(A: Api, ownerId: string, client: SwarmNode, clientId: string): Promise<Record<string, unknown>> {
+  const net = await A.request('POST', '/v1.24/networks/create', { Name: 'benchov', Driver: 'overlay' });
+  if (net.status !== 201) throw new Error(`benchov: ${net.text}`);
+  const sh = `mkdir -p /www && echo hello > /www/index.html && dd if=/dev/zero of=/www/big bs=1M count=${BIG_MB} 2>/dev/null && exec httpd -f -p 80 -h /www`;
+  const svc = (name: string, node: string, cmd: string[]) => ({ Name: name, TaskTemplate: { ContainerSpec: { Image: 'busybox:latest', Command: cmd, StopGracePeriod: 1e9 }, Placement: { Constraints: [`node.id==${node}`] } }, Mode: { Replicated: { Replicas: 1 } }, Networks: [{ Target: 'benchov' }] });
+  for (const body of [svc('vipweb', ownerId, ['sh', '-c', sh]), svc('vipcli', clientId, ['sleep', '1000'])]) {
+    const r = await A.request('POST', '/v1.24/services/create', body);
+    if (r.status !== 201) throw new Error(`${body.Name}: ${r.text}`);
+  }
+  await until('vipweb and vipcli running', async () => (await runningTasks(A, 'vipweb')).length === 1 && (await runningTasks(A, 'vipcli')).length === 1, 120_000);
+  const [task] = await runningTasks(A, 'vipweb');
+  const direct = task.NetworksAttachments[0].Addresses[0].split('/')[0];
+  const vip = (await A.request('GET', '/v1.24/services/vipweb')).json().Endpoint.VirtualIPs[0].Addr.split('/')[0];
+  const cli = (await client.docker(['ps', '-q', '--filter', 'label=com.docker.swarm.service.name=vipcli'])).stdout.trim();
+  const targets: Record<string, string> = { direct, vip };
+  for (const ip of Object.values(targets)) await until(`${ip} answers in vipcli`, async () => (await timedExec(client, cli, `wget -qO- http://${ip}/ >/dev/null`)) > 0, 30_000, 200);
+  const rate: Record<string, number[]> = { direct: [], vip: [] };
+  const mbs: Record<string, number[]> = { direct: [], vip: [] };
+  for (let i = 0; i < SAMPLES; i++) {
+    for (const [k, ip] of Object.entries(targets)) {
+      const base = await timedExec(client, cli, 'true');
+      const t = await timedExec(client, cli, `i=0; while [ $i -lt ${VIP_REQUESTS} ]; do wget -qO- http://${ip}/ >/dev/null || exit 1; i=$((i+1)); done`);
+      rate[k].push(Math.round(VIP_REQUESTS / ((t - base) / 1000)));
+      const big = await timedExec(client, cli, `wget -qO- http://${ip}/big | wc -c | grep -qx ${BIG_MB << 20}`);
+      mbs[k].push(Math.round((BIG_MB / ((big - base) / 1000)) * 10) / 10);
+    }
+  }
+  for (const name of ['vipweb', 'vipcli']) await A.request('DELETE', `/v1.24/services/${name}`);
+  await until('benchov removable', async () => (await A.request('DELETE', '/v1.24/networks/benchov')).status === 204, 60_000, 500);
+  const med = (o: Record<string, number[]>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
+  const rates = med(rate);
+  const mb = med(mbs);
+  return {
+    requests: VIP_REQUESTS,
+    from: 'a task on another node than the server task, one wget process per request, sequential',
+    requestsPerSecond: rates,
+    vipVsDirect: +(rates.vip / rates.direct).toFixed(2),
+    bulkMBps: mb,
+    bulkVipVsDirect: +(mb.vip / mb.direct).toFixed(2),
+    runs: { requestsPerSecond: rate, bulkMBps: mbs },
+    loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
 async function main(): Promise<void> {
   const ctd = await startPrivateContainerd();
   process.env.BERTH_TEST_CONTAINERD = ctd.address;
@@ -143,7 +205,9 @@ async function main(): Promise<void> {
   const out: Record<string, unknown> = { samples: SAMPLES, replicas: REPLICAS };
   try {
     // berth, one node
-    const one = await startSwarmNode(71, 24890);
+    // each node its own VXLAN port (they share this machine's network namespace: docs/overlay.md)
+    const vxlan = (i: number) => ['--vxlan-port', String(41000 + (process.pid % 3000) * 3 + i)];
+    const one = await startSwarmNode(71, 24890, vxlan(0));
     nodes.push(one);
     const A = api(one.socket);
     await loadImage(A);
@@ -168,7 +232,7 @@ async function main(): Promise<void> {
     }
 
     // berth, three nodes (A, B managers; C worker; 2 s heartbeat): C's berthd killed → its tasks elsewhere
-    const [b, c] = await Promise.all([startSwarmNode(72, 24890), startSwarmNode(73, 24890)]);
+    const [b, c] = await Promise.all([startSwarmNode(72, 24890, vxlan(1)), startSwarmNode(73, 24890, vxlan(2))]);
     nodes.push(b, c);
     for (const n of [b, c]) await loadImage(api(n.socket));
     await A.request('POST', '/v1.24/swarm/init', { ListenAddr: one.addr, AdvertiseAddr: one.ip, Spec: { Dispatcher: { HeartbeatPeriod: 2e9 } } });
@@ -180,7 +244,10 @@ async function main(): Promise<void> {
     const idC = (await api(c.socket).request('GET', '/v1.24/info')).json().Swarm.NodeID;
     const idB = (await api(b.socket).request('GET', '/v1.24/info')).json().Swarm.NodeID;
     await until('3 ready', async () => (await A.request('GET', '/v1.24/nodes')).json().filter((n: any) => n.Status.State === 'ready').length === 3);
-    if (!process.env.BENCH_SKIP_MESH) out.routingMesh = await meshThroughput(A, b, idB, c);
+    if (!process.env.BENCH_SKIP_MESH) {
+      out.routingMesh = await meshThroughput(A, b, idB, c);
+      out.overlayVip = await vipThroughput(A, idB, c, idC);
+    }
     if (MESH_ONLY) return;
     await A.request('POST', '/v1.24/services/create', { Name: 'web', TaskTemplate: { ContainerSpec: { Image: 'busybox:latest', Command: ['sleep', '1000'], StopGracePeriod: 1e9 } }, Mode: { Replicated: { Replicas: 6 } } });
     await until('6 running', async () => (await runningTasks(A, 'web')).length === 6);
