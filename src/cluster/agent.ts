@@ -11,7 +11,7 @@ import type { Logger } from '../log';
 import type { ContainerRecord } from '../types/container';
 import type { NodeRole, TaskRecord, TaskStatus } from '../types/swarm';
 import type { ContainerService } from '../services/containers';
-import { Loop } from './orchestrator';
+import { LoopWorker } from './orchestrator';
 import { TERMINAL } from './plan';
 import type { ClusterState } from './state';
 
@@ -31,25 +31,12 @@ export interface AgentDeps {
 
 const nowISO = (): string => new Date().toISOString();
 
-export class NodeAgent {
-  private readonly loop: Loop;
+export class NodeAgent extends LoopWorker {
   /** Tasks with an operation under way (a start, a stop): a round leaves them alone. */
   private readonly busy = new Set<string>();
 
   constructor(private readonly d: AgentDeps) {
-    this.loop = new Loop(() => this.round(), AGENT_MS, (err) => d.logger.debug('agent round', { err: String(err) }));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  close(): void {
-    this.loop.stop();
+    super('agent', AGENT_MS, d.logger);
   }
 
   /** The node left its swarm: every task container goes (stopped and removed, as the engine's leave does). */
@@ -68,7 +55,7 @@ export class NodeAgent {
     return out;
   }
 
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const c = this.d.current();
     if (!c) return;
     const { state, nodeId } = c;

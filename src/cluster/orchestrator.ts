@@ -62,14 +62,15 @@ export class Loop {
   }
 }
 
-export class Orchestrator {
-  private readonly loop: Loop;
-  /** When this leader first saw each node without its alive key. */
-  private readonly missingSince = new Map<string, number>();
+/** A worker whose `round` runs on a Loop every `periodMs` and on kick(); its errors are logged at debug. */
+export abstract class LoopWorker {
+  protected readonly loop: Loop;
 
-  constructor(private readonly d: OrchestratorDeps) {
-    this.loop = new Loop(() => this.round(), ORCHESTRATE_MS, (err) => d.logger.debug('orchestrator round', { err: String(err) }));
+  constructor(name: string, periodMs: number, logger: Logger) {
+    this.loop = new Loop(() => this.round(), periodMs, (err) => logger.debug(`${name} round`, { err: String(err) }));
   }
+
+  protected abstract round(): Promise<void>;
 
   start(): void {
     this.loop.start();
@@ -82,8 +83,17 @@ export class Orchestrator {
   close(): void {
     this.loop.stop();
   }
+}
 
-  private async round(): Promise<void> {
+export class Orchestrator extends LoopWorker {
+  /** When this leader first saw each node without its alive key. */
+  private readonly missingSince = new Map<string, number>();
+
+  constructor(private readonly d: OrchestratorDeps) {
+    super('orchestrator', ORCHESTRATE_MS, d.logger);
+  }
+
+  protected async round(): Promise<void> {
     const c = this.d.current();
     if (!c || c.role !== 'manager') return;
     const { state } = c;

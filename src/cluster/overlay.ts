@@ -13,7 +13,7 @@ import { ensureRules, removeRules } from '../network/bridge';
 import type { DnsAddresses, DnsClient, NameSource } from '../types/dns';
 import type { Endpoint, NetworkDriver, NetworkRecord } from '../types/network';
 import type { NodeRole, ServiceRecord, TaskRecord } from '../types/swarm';
-import { Loop } from './orchestrator';
+import { LoopWorker } from './orchestrator';
 import { macOf, overlayDevices, serviceNetworks } from './overlay-plan';
 import { guard, type ClusterState } from './state';
 
@@ -52,8 +52,7 @@ interface Peer {
 /** A running task's address on a network, for names and VIP backends. */
 const running = (t: TaskRecord): boolean => t.Status.State === 'running' && t.DesiredState === 'running';
 
-export class OverlayNode implements NameSource {
-  private readonly loop: Loop;
+export class OverlayNode extends LoopWorker implements NameSource {
   /** Networks whose devices this process made or found: the peers it wrote (ip → peer). */
   private readonly devices = new Map<string, Map<string, Peer>>();
   private services: ServiceRecord[] = [];
@@ -68,19 +67,7 @@ export class OverlayNode implements NameSource {
   private readonly ensuring = new Map<string, Promise<void>>();
 
   constructor(private readonly d: OverlayDeps) {
-    this.loop = new Loop(() => this.round(), LOOP_MS, (err) => d.logger.debug('overlay round', { err: String(err) }));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  close(): void {
-    this.loop.stop();
+    super('overlay', LOOP_MS, d.logger);
   }
 
   private names(net: NetworkRecord): { bridge: string; vxlan: string } {
@@ -191,7 +178,7 @@ export class OverlayNode implements NameSource {
       .filter((n): n is string => !!n && n.startsWith('ox') && n.endsWith(suffix) && !keep.has(n));
   }
 
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const c = this.d.current();
     if (!c) {
       this.addr = undefined;

@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { ContainerRecord } from '../types/container';
 import type { NodeRole } from '../types/swarm';
 import type { ContainerService } from '../services/containers';
-import { Loop } from './orchestrator';
+import { LoopWorker } from './orchestrator';
 import { allowsLocal, meshPlan, meshPortOf, type MeshPlan } from './routing-mesh-plan';
 import { MeshProxy } from './routing-mesh-proxy';
 import type { ClusterState } from './state';
@@ -27,8 +27,7 @@ function containerIP(c: ContainerRecord): string | undefined {
   return eps.bridge?.ip || Object.values(eps).find((e) => e.ip)?.ip || undefined;
 }
 
-export class RoutingMesh {
-  private readonly loop: Loop;
+export class RoutingMesh extends LoopWorker {
   private proxy?: MeshProxy;
   /** node id, advertise IP and mesh port the proxy was made for. */
   private proxyKey = '';
@@ -38,20 +37,16 @@ export class RoutingMesh {
   private meshPortWarned = false;
 
   constructor(private readonly d: RoutingMeshDeps) {
-    this.loop = new Loop(() => this.round(), MESH_MS, (err) => d.logger.debug('routing mesh round', { err: String(err) }));
+    super('routing mesh', MESH_MS, d.logger);
   }
 
-  start(): void {
-    this.loop.start();
-    this.loop.kick();
+  override start(): void {
+    super.start();
+    this.kick();
   }
 
-  kick(): void {
-    this.loop.kick();
-  }
-
-  close(): void {
-    this.loop.stop();
+  override close(): void {
+    super.close();
     this.drop();
   }
 
@@ -60,7 +55,7 @@ export class RoutingMesh {
     return this.proxy?.openPorts() ?? [];
   }
 
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const c = this.d.current();
     if (!c) {
       if (this.proxy) this.drop();
