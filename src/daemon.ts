@@ -159,6 +159,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, containerdState: containerdStateDir(address, supervisor?.paths.state), cgroupParent: config.cgroupParent, volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
+  ctr.onReady(() => bridge.kick());
   // What interrupted operations left: their temporary snapshots (a commit's view of a container's init layer, a
   // layer being unpacked, an image's shared init layer before its commit, a per-container init layer of an earlier
   // berth), removed through the API before their leases go. Left to containerd's GC once the lease was gone, such a

@@ -170,6 +170,28 @@ export class Containerd {
     throw lastErr instanceof Error ? lastErr : new Error('containerd did not answer');
   }
 
+  /**
+   * Calls `cb` each time the shared channel becomes READY after being anything else (containerd back after a
+   * restart, once any call reconnected), until close(). Long-lived streams that wait out a back-off use it to come
+   * back at once rather than at their next retry.
+   */
+  onReady(cb: () => void): void {
+    const channel = this.raw.version.getChannel();
+    const watch = (state: grpc.connectivityState) => {
+      try {
+        channel.watchConnectivityState(state, Infinity, (err) => {
+          if (err) return;
+          const now = channel.getConnectivityState(false);
+          if (now === grpc.connectivityState.READY && state !== grpc.connectivityState.READY) cb();
+          if (now !== grpc.connectivityState.SHUTDOWN) watch(now);
+        });
+      } catch {
+        /* closed */
+      }
+    };
+    watch(channel.getConnectivityState(false));
+  }
+
   close(): void {
     for (const c of Object.values(this.raw)) (c as grpc.Client).close();
   }

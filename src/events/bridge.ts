@@ -65,6 +65,14 @@ export class EventBridge {
     if (this.current === token) this.call = call;
   }
 
+  /** containerd is reachable again: a subscription waiting out its back-off is made now (an OOM kill right after
+   * containerd's return is known only from this stream). */
+  kick(): void {
+    if (this.stopped || this.current || !this.timer) return;
+    clearTimeout(this.timer);
+    this.start();
+  }
+
   close(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
