@@ -1,8 +1,13 @@
 // berth's registry client over the OCI distribution protocol (Node's fetch): the /v2/ ping, anonymous, basic and
 // bearer-token authentication (WWW-Authenticate realm/service/scope, tokens cached per scope), manifests with
 // their digests, blobs (ranged, for resumed downloads), blob existence, cross-repository mounts, monolithic
-// uploads, manifest puts and tag lists. HTTP for loopback and insecure registries, HTTPS otherwise.
+// uploads, manifest puts and tag lists. A secure registry is spoken to over HTTPS with the host's CAs; an insecure one
+// (daemon.json insecure-registries: its name, or a CIDR holding its address; 127.0.0.0/8 always) as the engine does:
+// HTTPS without certificate verification first, then plain HTTP when that fails.
+import * as dns from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
 import { BerthError } from '../errors';
 import type { Credentials } from '../types/registry';
 
@@ -34,10 +39,55 @@ export function parseChallenge(header: string | null): Challenge | undefined {
   return { scheme: m[1].toLowerCase(), params };
 }
 
-/** Loopback registries are spoken to over plain HTTP, like the engine's default insecure set. */
-export function isInsecureHost(host: string, insecure: string[] = []): boolean {
-  const h = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  return h === 'localhost' || /^127\./.test(h) || h === '::1' || insecure.includes(host) || insecure.includes(h);
+/** An insecure-registries entry as the engine keeps it: without an http:// or https:// prefix. */
+function stripScheme(r: string): string {
+  return r.replace(/^https?:\/\//i, '');
+}
+
+/** A CIDR entry (`10.0.0.0/8`, `fd00::/8`) as address and prefix, else undefined (a host[:port] entry). */
+function cidrOf(r: string): { addr: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const m = /^(.+)\/(\d{1,3})$/.exec(r);
+  if (!m) return undefined;
+  const fam = isIP(m[1]);
+  const prefix = Number(m[2]);
+  if (fam === 0 || prefix > (fam === 4 ? 32 : 128)) return undefined;
+  return { addr: m[1], prefix, family: fam === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/**
+ * Whether the engine would treat the registry `host` (`name[:port]`, the index name) as secure: an insecure-registries
+ * entry naming it exactly makes it insecure; else its addresses (an IP literal, or what the name resolves to) are
+ * checked against the insecure CIDRs, 127.0.0.0/8 always among them. docker.io's index is always secure.
+ */
+export async function isSecureRegistry(host: string, insecure: string[] = [], lookup: (h: string) => Promise<string[]> = lookupAll): Promise<boolean> {
+  if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io') return true;
+  const entries = insecure.map(stripScheme);
+  if (entries.includes(host)) return false;
+  const cidrs = new BlockList();
+  cidrs.addSubnet('127.0.0.0', 8, 'ipv4');
+  for (const e of entries) {
+    const c = cidrOf(e);
+    if (c) cidrs.addSubnet(c.addr, c.prefix, c.family);
+  }
+  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  const addrs = isIP(name) ? [name] : await lookup(name).catch(() => [] as string[]);
+  return !addrs.some((a) => cidrs.check(a, isIP(a) === 6 ? 'ipv6' : 'ipv4'));
+}
+
+async function lookupAll(name: string): Promise<string[]> {
+  return (await dns.lookup(name, { all: true })).map((a) => a.address);
+}
+
+/** One way to reach a registry: a base URL, and the dispatcher that skips certificate checks for an insecure HTTPS one. */
+interface Endpoint {
+  base: string;
+  dispatcher?: Dispatcher;
+}
+
+let skipVerify: Dispatcher | undefined;
+/** One shared agent for HTTPS without certificate verification (insecure registries). */
+function insecureAgent(): Dispatcher {
+  return (skipVerify ??= new Agent({ connect: { rejectUnauthorized: false } }));
 }
 
 export class RegistryError extends BerthError {
@@ -58,7 +108,9 @@ export interface Manifest {
 }
 
 export class RegistryClient {
-  readonly base: string;
+  /** The endpoints to try, in order (decided at the first request); the first one that answers is kept. */
+  private endpoints?: Promise<Endpoint[]>;
+  private chosen?: Endpoint;
   private readonly tokens = new Map<string, string>();
   private challenge?: Challenge;
   /** The identity token a bearer realm handed out on login (refresh_token). */
@@ -67,16 +119,57 @@ export class RegistryClient {
   constructor(
     readonly host: string,
     private readonly creds: Credentials = {},
-    insecure: string[] = [],
+    private readonly insecure: string[] = [],
     /** The scheme and host to speak to, when given (a mirror's URL); else from host. */
     base?: string,
   ) {
-    this.base = base ?? `${isInsecureHost(host, insecure) ? 'http' : 'https'}://${host}`;
+    if (base) this.chosen = { base };
   }
 
-  private async raw(method: string, url: string, init: RequestInit = {}): Promise<Response> {
+  /** The base URL in use: the endpoint that answered, else the first to try. */
+  get base(): string {
+    return this.chosen?.base ?? `https://${this.host}`;
+  }
+
+  /** The engine's endpoints: HTTPS for a secure registry; HTTPS without verification, then HTTP, for an insecure one. */
+  private async resolveEndpoints(): Promise<Endpoint[]> {
+    if (this.chosen) return [this.chosen];
+    if (await isSecureRegistry(this.host, this.insecure)) return [{ base: `https://${this.host}` }];
+    return [{ base: `https://${this.host}`, dispatcher: insecureAgent() }, { base: `http://${this.host}` }];
+  }
+
+  /**
+   * A request to a path (on the registry's endpoint) or an absolute URL. Until an endpoint has answered, each is tried
+   * in turn when the connection fails (TLS refused, a plain HTTP server, nothing listening), as the engine's pull and
+   * push fall back from one endpoint to the next.
+   */
+  private async send(method: string, path: string, init: RequestInit = {}): Promise<Response> {
+    if (path.startsWith('http')) {
+      const u = new URL(path);
+      const d = this.chosen?.dispatcher && u.host === this.host && u.protocol === 'https:' ? this.chosen.dispatcher : undefined;
+      return this.raw(method, path, init, d);
+    }
+    if (this.chosen) return this.raw(method, this.chosen.base + path, init, this.chosen.dispatcher);
+    const eps = await (this.endpoints ??= this.resolveEndpoints());
+    // a streamed body cannot be sent twice: only the last endpoint gets it
+    const replayable = init.body === undefined || init.body === null || typeof init.body === 'string' || Buffer.isBuffer(init.body);
+    let lastErr: unknown;
+    for (const [i, ep] of eps.entries()) {
+      if (!replayable && i < eps.length - 1) continue;
+      try {
+        const res = await this.raw(method, ep.base + path, init, ep.dispatcher);
+        this.chosen = ep;
+        return res;
+      } catch (err) {
+        lastErr = err;
+      }
+    }
+    throw lastErr;
+  }
+
+  private async raw(method: string, url: string, init: RequestInit = {}, dispatcher?: Dispatcher): Promise<Response> {
     try {
-      return await fetch(url, { method, redirect: 'follow', ...init });
+      return await fetch(url, { method, redirect: 'follow', ...init, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const verb = method[0] + method.slice(1).toLowerCase();
@@ -98,11 +191,11 @@ export class RegistryClient {
     let res: Response;
     if (this.creds.identitytoken) {
       const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: this.creds.identitytoken, service: c.service ?? '', scope, client_id: 'berth' });
-      res = await this.raw('POST', c.realm, { body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      res = await this.send('POST', c.realm, { body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     } else {
       if (this.creds.username) headers.Authorization = 'Basic ' + Buffer.from(`${this.creds.username}:${this.creds.password ?? ''}`).toString('base64');
       if (this.creds.username) u.searchParams.set('account', this.creds.username);
-      res = await this.raw('GET', u.toString(), { headers });
+      res = await this.send('GET', u.toString(), { headers });
     }
     if (!res.ok) throw new RegistryError(`Get "${u.origin}${u.pathname}": ${res.status === 401 ? 'unauthorized: incorrect username or password' : `token server answered ${res.status}`}`, res.status === 401 ? 401 : 500);
     const j = (await res.json()) as { token?: string; access_token?: string; refresh_token?: string };
@@ -124,11 +217,11 @@ export class RegistryClient {
 
   /** A request with authentication: on a 401 the challenge is read, and the request is sent once more. */
   async request(method: string, path: string, scope: string, init: RequestInit & { headers?: Record<string, string> } = {}, retry = true): Promise<Response> {
-    const url = path.startsWith('http') ? path : `${this.base}${path}`;
     const headers = { ...(init.headers ?? {}) };
     const auth = await this.authHeader(scope);
     if (auth) headers.Authorization = auth;
-    const res = await this.raw(method, url, { ...init, headers });
+    const res = await this.send(method, path, { ...init, headers });
+    const url = path.startsWith('http') ? path : `${this.base}${path}`;
     if (res.status === 401 && retry) {
       const ch = parseChallenge(res.headers.get('www-authenticate'));
       if (ch?.scheme === 'basic' && !this.creds.username) {

@@ -22,8 +22,7 @@ export interface RegistryServiceDeps {
   events: EventPublisher;
   /** The live daemon configuration's registry settings (daemon.json; SIGHUP changes them for the next pull or push):
    * max-concurrent-downloads/-uploads (the layers a pull fetches, a push uploads, at once; the engine's 3 and 5). */
-  settings?: () => { maxConcurrentDownloads: number; maxConcurrentUploads: number; registryMirrors?: string[] };
-  insecureRegistries?: string[];
+  settings?: () => { maxConcurrentDownloads: number; maxConcurrentUploads: number; registryMirrors?: string[]; insecureRegistries?: string[] };
 }
 
 /** The platform a manifest list or index is resolved for. */
@@ -81,8 +80,13 @@ export class RegistryService {
     return this.d.settings?.() ?? { maxConcurrentDownloads: 3, maxConcurrentUploads: 5 };
   }
 
+  /** insecure-registries, read live (a SIGHUP changes them for the next pull, push, login or search). */
+  private insecure(): string[] {
+    return this.settings().insecureRegistries ?? [];
+  }
+
   client(domain: string, creds: Credentials): RegistryClient {
-    return new RegistryClient(domain === 'docker.io' ? 'registry-1.docker.io' : domain, creds, this.d.insecureRegistries);
+    return new RegistryClient(domain === 'docker.io' ? 'registry-1.docker.io' : domain, creds, this.insecure());
   }
 
   /** GET /images/search: the registry's /v1/search — "host/term" searches that registry, anything else the default index, as the engine does. */
@@ -92,9 +96,8 @@ export class RegistryService {
     const isHost = first.includes('.') || first.includes(':') || first === 'localhost';
     const host = isHost ? first : 'index.docker.io';
     const q = isHost ? term.slice(slash + 1) : term;
-    const c = new RegistryClient(host, creds);
-    const url = `${c.base}/v1/search?q=${encodeURIComponent(q)}&n=25`;
-    const r = await c.request('GET', url, '');
+    const c = new RegistryClient(host, creds, this.insecure());
+    const r = await c.request('GET', `/v1/search?q=${encodeURIComponent(q)}&n=25`, '');
     if (!r.ok) {
       await r.body?.cancel();
       throw new Error(`Unexpected status code ${r.status}`);
@@ -112,7 +115,7 @@ export class RegistryService {
   async login(server: string, creds: Credentials): Promise<{ identityToken: string }> {
     let host = (server || 'docker.io').replace(/^https?:\/\//, '').replace(/\/.*$/, '');
     if (host === 'index.docker.io' || host === 'docker.io') host = 'registry-1.docker.io';
-    const c = new RegistryClient(host, creds, this.d.insecureRegistries);
+    const c = new RegistryClient(host, creds, this.insecure());
     await c.ping();
     return { identityToken: c.identityToken };
   }

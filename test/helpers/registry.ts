@@ -38,12 +38,29 @@ async function waitHttp(url: string): Promise<void> {
 export interface RegistryOptions {
   htpasswd?: { user: string; password: string };
   token?: { user: string; password: string };
+  /** The address to listen on (default 127.0.0.1). */
+  ip?: string;
+  /** Serve HTTPS with this certificate and key (PEM files). */
+  tls?: { cert: string; key: string };
+}
+
+async function waitTcp(host: string, port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((r) => {
+      const s = net.connect(port, host, () => (s.destroy(), r(true)));
+      s.on('error', () => r(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`registry at ${host}:${port} did not start`);
 }
 
 export async function startRegistry(o: RegistryOptions = {}): Promise<TestRegistry> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-reg-'));
   const port = await freePort();
-  const lines = ['version: 0.1', 'storage:', '  filesystem:', `    rootdirectory: ${dir}/data`, '  delete:', '    enabled: true', 'http:', `  addr: 127.0.0.1:${port}`, 'log:', '  level: error'];
+  const ip = o.ip ?? '127.0.0.1';
+  const lines = ['version: 0.1', 'storage:', '  filesystem:', `    rootdirectory: ${dir}/data`, '  delete:', '    enabled: true', 'http:', `  addr: ${ip}:${port}`, ...(o.tls ? ['  tls:', `    certificate: ${o.tls.cert}`, `    key: ${o.tls.key}`] : []), 'log:', '  level: error'];
   let tokenServer: http.Server | undefined;
   if (o.htpasswd) {
     execFileSync('htpasswd', ['-Bbc', `${dir}/htpasswd`, o.htpasswd.user, o.htpasswd.password], { stdio: 'ignore' });
@@ -56,9 +73,10 @@ export async function startRegistry(o: RegistryOptions = {}): Promise<TestRegist
   }
   fs.writeFileSync(`${dir}/config.yml`, lines.join('\n') + '\n');
   const child: ChildProcess = spawn('docker-registry', ['serve', `${dir}/config.yml`], { stdio: ['ignore', 'ignore', fs.openSync(`${dir}/log`, 'a')] });
-  await waitHttp(`http://127.0.0.1:${port}/v2/`);
+  if (o.tls) await waitTcp(ip, port);
+  else await waitHttp(`http://${ip}:${port}/v2/`);
   return {
-    host: `127.0.0.1:${port}`,
+    host: `${ip}:${port}`,
     dir,
     async close() {
       child.kill('SIGTERM');

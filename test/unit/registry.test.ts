@@ -1,4 +1,5 @@
-import { isInsecureHost, parseChallenge } from '../../src/registry/client';
+import { isSecureRegistry, parseChallenge } from '../../src/registry/client';
+import { toRegistryConfig } from '../../src/translate/response/system';
 import { decodeAuthHeader } from '../../src/translate/request/auth';
 import { selectPlatform } from '../../src/services/registry';
 import { applyChanges, splitWords } from '../../src/translate/request/changes';
@@ -19,12 +20,28 @@ describe('registry client pieces', () => {
     expect(decodeAuthHeader('%%%')).toEqual({});
     expect(decodeAuthHeader(undefined)).toEqual({});
   });
-  test('plain HTTP only for loopback and configured insecure registries', () => {
-    expect(isInsecureHost('127.0.0.1:5000')).toBe(true);
-    expect(isInsecureHost('localhost:5000')).toBe(true);
-    expect(isInsecureHost('[::1]:5000')).toBe(true);
-    expect(isInsecureHost('registry.example:5000')).toBe(false);
-    expect(isInsecureHost('registry.example:5000', ['registry.example:5000'])).toBe(true);
+  test("insecure registries as the engine's: a named index, an address in an insecure CIDR, 127.0.0.0/8 always", async () => {
+    const lookup = async (h: string) => ({ localhost: ['127.0.0.1', '::1'], 'reg.lan': ['10.1.2.3'] })[h] ?? Promise.reject(new Error('no such host'));
+    expect(await isSecureRegistry('127.0.0.1:5000', [], lookup)).toBe(false);
+    expect(await isSecureRegistry('127.9.9.9', [], lookup)).toBe(false);
+    expect(await isSecureRegistry('localhost:5000', [], lookup)).toBe(false);
+    // the engine's default CIDR is IPv4's loopback only
+    expect(await isSecureRegistry('[::1]:5000', [], lookup)).toBe(true);
+    expect(await isSecureRegistry('registry.example:5000', [], lookup)).toBe(true);
+    expect(await isSecureRegistry('registry.example:5000', ['registry.example:5000'], lookup)).toBe(false);
+    expect(await isSecureRegistry('registry.example:5000', ['http://registry.example:5000'], lookup)).toBe(false);
+    // a name entry matches the index name exactly (with its port)
+    expect(await isSecureRegistry('registry.example:5000', ['registry.example'], lookup)).toBe(true);
+    expect(await isSecureRegistry('reg.lan:5000', ['10.1.0.0/16'], lookup)).toBe(false);
+    expect(await isSecureRegistry('reg.lan:5000', ['10.2.0.0/16'], lookup)).toBe(true);
+    expect(await isSecureRegistry('10.1.9.9:443', ['10.1.0.0/16'], lookup)).toBe(false);
+    expect(await isSecureRegistry('[fd00::5]:5000', ['fd00::/8'], lookup)).toBe(false);
+    expect(await isSecureRegistry('docker.io', ['0.0.0.0/0'], lookup)).toBe(true);
+  });
+  test("/info's RegistryConfig: CIDRs as Go prints them, before 127.0.0.0/8; a scheme dropped from names", () => {
+    const rc = toRegistryConfig(['10.1.2.3/16', 'http://reg:5000', '10.1.0.0/16'], []) as { InsecureRegistryCIDRs: string[]; IndexConfigs: Record<string, unknown> };
+    expect(rc.InsecureRegistryCIDRs).toEqual(['10.1.0.0/16', '127.0.0.0/8']);
+    expect(Object.keys(rc.IndexConfigs)).toEqual(['docker.io', 'reg:5000']);
   });
   test('manifest list selection: linux/amd64', () => {
     const idx = {

@@ -113,6 +113,15 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
   return out;
 }
 
+/** An IPv4 CIDR with its host bits cleared (`10.1.2.3/16` → `10.1.0.0/16`). */
+function networkOf4(cidr: string): string {
+  const [addr, p] = cidr.split('/');
+  const prefix = Number(p);
+  const n = addr.split('.').reduce((a, x) => a * 256 + (Number(x) & 255), 0);
+  const masked = prefix === 0 ? 0 : (n & ((0xffffffff << (32 - prefix)) >>> 0)) >>> 0;
+  return `${[masked >>> 24, (masked >>> 16) & 255, (masked >>> 8) & 255, masked & 255].join('.')}/${prefix}`;
+}
+
 /**
  * /info's RegistryConfig as the engine builds it: insecure CIDRs before the loopback one, insecure host names as
  * their own index configs (not secure), mirrors with a trailing slash on docker.io's index and at the top.
@@ -121,8 +130,13 @@ export function toRegistryConfig(insecure: string[], mirrors: string[]): Record<
   const norm = mirrors.map((m) => (m.endsWith('/') ? m : m + '/'));
   const cidrs: string[] = [];
   const index: Record<string, unknown> = { 'docker.io': { Name: 'docker.io', Mirrors: norm, Secure: true, Official: true } };
-  for (const r of insecure) {
-    if (/^[0-9.]+\/\d{1,2}$/.test(r) || /^[0-9a-fA-F:]+\/\d{1,3}$/.test(r)) {
+  for (const entry of insecure) {
+    // the engine drops an http:// or https:// prefix, and keeps a CIDR as Go prints it (its network address)
+    const r = entry.replace(/^https?:\/\//i, '');
+    if (/^[0-9.]+\/\d{1,2}$/.test(r)) {
+      const c = networkOf4(r);
+      if (!cidrs.includes(c)) cidrs.push(c);
+    } else if (/^[0-9a-fA-F:]+\/\d{1,3}$/.test(r)) {
       if (!cidrs.includes(r)) cidrs.push(r);
     } else index[r] = { Name: r, Mirrors: [], Secure: false, Official: false };
   }
