@@ -65,6 +65,8 @@ export class OverlayNode extends LoopWorker implements NameSource {
   private readonly lastAttach = new Map<string, number>();
   /** One device set-up at a time per network (two containers starting at once). */
   private readonly ensuring = new Map<string, Promise<void>>();
+  /** Whether a device of this node's port may exist that no network needs (see sweep()). */
+  private sweepDue = true;
 
   constructor(private readonly d: OverlayDeps) {
     super('overlay', LOOP_MS, d.logger);
@@ -130,6 +132,7 @@ export class OverlayNode extends LoopWorker implements NameSource {
 
   private async makeDevices(net: NetworkRecord): Promise<void> {
     const { bridge, vxlan } = this.names(net);
+    this.sweepDue = true;
     const local = await this.localAddr();
     if (!local) throw new Error('overlay: this node has no advertise address yet');
     const exists = async (dev: string) => ip(['link', 'show', dev]).then(() => true, () => false);
@@ -169,9 +172,12 @@ export class OverlayNode extends LoopWorker implements NameSource {
   }
 
   /** Devices of this node's VXLAN port left by networks that are gone (or a swarm that was left). */
-  private async strayDevices(keep: Set<string>): Promise<string[]> {
+  private async strayDevices(keep: Set<string>, orThrow = false): Promise<string[]> {
     const suffix = `-${this.d.vxlanPort.toString(16)}`;
-    const out = await ip(['-o', 'link', 'show', 'type', 'vxlan']).catch(() => '');
+    const out = await ip(['-o', 'link', 'show', 'type', 'vxlan']).catch((err) => {
+      if (orThrow) throw err;
+      return '';
+    });
     return out
       .split('\n')
       .map((l) => /^\d+: ([^:@]+)/.exec(l)?.[1])
@@ -185,7 +191,7 @@ export class OverlayNode extends LoopWorker implements NameSource {
       this.vtepWritten = '';
       this.services = [];
       this.tasks = [];
-      for (const vx of await this.strayDevices(new Set())) await this.removeByName(vx);
+      await this.sweep();
       return;
     }
     const { state, nodeId } = c;
@@ -204,9 +210,10 @@ export class OverlayNode extends LoopWorker implements NameSource {
       // task from etcd twice a second on every node (a swarm's etcd is what stalls first on a loaded machine)
       this.services = [];
       this.tasks = [];
-      for (const vx of await this.strayDevices(new Set())) await this.removeByName(vx);
+      await this.sweep();
       return;
     }
+    this.sweepDue = true;
     const [services, tasks, vtepKvs] = await Promise.all([state.services(), state.tasks(), guard(state.client.getAll().prefix(VTEPS).exec())]);
     this.services = services.map((s) => s.value);
     this.tasks = tasks.map((t) => t.value);
@@ -224,6 +231,22 @@ export class OverlayNode extends LoopWorker implements NameSource {
     const settling = (vx: string) => this.ensuring.has(vx) || Date.now() - (this.lastAttach.get(vx) ?? 0) < 10_000;
     for (const vx of await this.strayDevices(used)) if (!settling(vx)) await this.removeByName(vx);
     await this.syncNat(nets);
+  }
+
+  /**
+   * No overlay network here (no swarm, or none in it): every device of this node's port goes. Listed once after
+   * devices may have been made (start-up, a round with overlay networks, a device set-up), not at every round: the
+   * list is an `ip` exec, and twice a second outside any swarm it forked berthd's whole process in the middle of
+   * every container's create, start and exit.
+   */
+  private async sweep(): Promise<void> {
+    if (!this.sweepDue) return;
+    this.sweepDue = false;
+    try {
+      for (const vx of await this.strayDevices(new Set(), true)) await this.removeByName(vx);
+    } catch {
+      this.sweepDue = true; // (the list failed: asked again next round)
+    }
   }
 
   private async removeByName(vxlan: string): Promise<void> {
