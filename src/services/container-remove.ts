@@ -89,17 +89,16 @@ export class ContainerRemover {
         await deleteNetns(rec.Id).catch(() => undefined);
       }
       if (!live.noTask) await taskApi.remove(ctr, rec.Id).catch(() => undefined);
-      // berth's record goes last (a removal cut short is finished by the next one), containerd's after the rw
-      // snapshot (were that removal to fail, the container would stay whole, dead, for a later remove to retry);
-      // the init layer of a container made before init layers were shared (`<id>-init`, absent otherwise) and the
-      // FIFO folder alongside. An init layer that cannot go now is collected by containerd's GC once it has no child.
+      // berth's record goes last: a removal cut short (an error, or a SIGKILL: the record says 'removing') is
+      // finished by the next one, which finds what is gone already gone (each delete takes not-found as done).
+      // The rw snapshot, containerd's container, the init layer of a container made before init layers were shared
+      // (`<id>-init`, absent otherwise) and the FIFO folder go at the same time (one round trip instead of two
+      // after the task's deletion, on the path of every `docker run --rm`). An init layer that cannot go now is
+      // collected by containerd's GC once it has no child.
       await Promise.all([
-        snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id).then(() =>
-          Promise.all([
-            containerApi.remove(ctr, rec.Id),
-            snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`).catch((err) => this.d.logger.warn('cannot remove an init layer', { id: rec.Id, err: String(err) })),
-          ]),
-        ),
+        snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id),
+        containerApi.remove(ctr, rec.Id),
+        snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`).catch((err) => this.d.logger.warn('cannot remove an init layer', { id: rec.Id, err: String(err) })),
         fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true }),
       ]);
       await this.d.store.delete(rec);
