@@ -75,6 +75,20 @@ export interface Config {
   vxlanPort?: number;
   /** `--authorization-plugin` / "authorization-plugins": legacy AuthZ plugins asked in order (docs/authz.md). */
   authorizationPlugins: string[];
+  /** "bip": the default bridge's address and prefix (`10.1.0.1/24`); its network replaces --bridge-subnet. */
+  bip?: string;
+  /** "default-address-pools": where user-defined networks without a subnet get one (base split into /size). */
+  defaultAddressPools?: { base: string; size: number }[];
+  /** "iptables": berth installs its host iptables rules (NAT, forwarding, port publishing); default true. */
+  iptables: boolean;
+  /** "ip-forward": berth sets net.ipv4.ip_forward when it makes a bridge; default true. */
+  ipForward: boolean;
+  /** "userland-proxy": accepted (berth has no proxy process; docs/operations.md). */
+  userlandProxy: boolean;
+  /** "exec-opts": `native.cgroupdriver=cgroupfs|systemd`. */
+  execOpts: string[];
+  /** The cgroup driver exec-opts chose, settled at start (/info's CgroupDriver). */
+  cgroupDriver?: 'cgroupfs' | 'systemd';
   /** The checked daemon.json, for the keys berth checks but does not act on. */
   file?: Record<string, unknown>;
 }
@@ -117,6 +131,10 @@ export const DEFAULTS: Config = {
   shutdownTimeout: 15,
   liveRestore: false,
   authorizationPlugins: [],
+  iptables: true,
+  ipForward: true,
+  userlandProxy: true,
+  execOpts: [],
 };
 
 export const DEFAULT_HOST = 'unix:///var/run/berth.sock';

@@ -240,12 +240,16 @@ const APPLY: Record<string, (c: Config, v: unknown) => void> = {
   'cgroup-parent': (c, v) => (c.cgroupParent = v as string),
   'api-cors-header': (c, v) => (c.corsHeader = v as string),
   'authorization-plugins': (c, v) => (c.authorizationPlugins = strs(v)),
+  bip: (c, v) => (c.bip = v as string),
+  'default-address-pools': (c, v) =>
+    (c.defaultAddressPools = (v as ({ base?: string; size?: number } | null)[]).filter((p): p is { base?: string; size?: number } => p !== null).map((p) => ({ base: p.base ?? '', size: p.size ?? 0 }))),
+  iptables: (c, v) => (c.iptables = v as boolean),
+  'ip-forward': (c, v) => (c.ipForward = v as boolean),
+  'userland-proxy': (c, v) => (c.userlandProxy = v as boolean),
+  'exec-opts': (c, v) => (c.execOpts = strs(v)),
 };
 
-/**
- * The file applied over the flags' configuration: a new object. Keys berth checks but does not act on (bip,
- * default-address-pools, iptables, ip-forward, userland-proxy, exec-opts) are kept in `file`.
- */
+/** The file applied over the flags' configuration: a new object (the file itself kept in `file`). */
 export function applyDaemonFile(flags: Config, f: DaemonFile): Config {
   const c: Config = { ...flags, file: f };
   for (const [k, v] of Object.entries(f)) if (v !== null && APPLY[k]) APPLY[k](c, v);

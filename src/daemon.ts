@@ -15,6 +15,7 @@ import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './contain
 import { createApp, Route } from './http/app';
 import { listen, Listener } from './http/server';
 import { validateLogOptions } from './translate/request/log-options';
+import { intToIp, parseCidr } from './network/ipam';
 import { containerAttributes } from './translate/response/events';
 import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, StartError, type HostSpec } from './http/listeners';
 import { EventBus } from './events/bus';
@@ -118,6 +119,58 @@ export function bridgeSubnet6(config: Config): string | undefined {
   }
 }
 
+/** The default bridge's subnet and gateway: `bip` (the bridge's address and prefix) when set, else --bridge-subnet. */
+export function defaultBridgeAddress(config: Config): { subnet: string; gateway?: string } {
+  if (!config.bip) return { subnet: config.bridgeSubnet };
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(config.bip);
+  let c: { base: number; prefix: number } | undefined;
+  try {
+    if (m) c = parseCidr(config.bip);
+  } catch {
+    c = undefined;
+  }
+  if (!m || !c) throw new StartError(`failed to start daemon: Error initializing network controller: Error initializing bridge driver: invalid CIDR address: ${config.bip}`);
+  return { subnet: `${intToIp(c.base)}/${c.prefix}`, gateway: m[1] };
+}
+
+/** default-address-pools checked as the engine's network controller checks them at start. */
+export function addressPools(config: Config): { base: string; size: number }[] | undefined {
+  const pools = config.defaultAddressPools;
+  if (!pools?.length) return undefined;
+  const fail = (m: string) => new StartError(`failed to start daemon: Error initializing network controller: error obtaining controller instance: ${m}`);
+  for (const p of pools) {
+    let prefix: number;
+    try {
+      prefix = parseCidr(p.base).prefix;
+    } catch {
+      throw fail(`invalid base pool "${p.base}": invalid CIDR address: ${p.base}`);
+    }
+    if (p.size <= 0 || p.size < prefix || p.size > 32) throw fail(`invalid pools size: ${p.size}`);
+  }
+  return pools;
+}
+
+/**
+ * exec-opts' native.cgroupdriver (the last one given; other options and ones without a value are ignored, as the
+ * engine ignores them) and the cgroup parent it needs: with systemd a slice (`system.slice` by default).
+ */
+export function cgroupSettings(config: Config): { driver: 'cgroupfs' | 'systemd'; parent: string } {
+  let driver = 'cgroupfs';
+  for (const o of config.execOpts) {
+    const eq = o.indexOf('=');
+    if (eq > 0 && o.slice(0, eq).trim().toLowerCase() === 'native.cgroupdriver') driver = o.slice(eq + 1).trim();
+  }
+  if (driver === 'none') throw new StartError('failed to start daemon: native.cgroupdriver option none is internally used and cannot be specified manually');
+  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new StartError(`failed to start daemon: native.cgroupdriver option ${driver} not supported`);
+  if (driver === 'cgroupfs') return { driver, parent: config.cgroupParent };
+  // runc's test for systemd (sd_booted): the engine starts and then every container fails with runc's message
+  if (!fs.existsSync('/run/systemd/system')) throw new StartError('failed to start daemon: native.cgroupdriver option systemd: systemd not running on this host, cannot use systemd cgroups manager');
+  const given = config.given['cgroup-parent'] !== undefined || (config.file?.['cgroup-parent'] ?? null) !== null;
+  if (!given) return { driver, parent: 'system.slice' };
+  if (config.cgroupParent.length <= 6 || !config.cgroupParent.endsWith('.slice')) throw new StartError('failed to start daemon: cgroup-parent for systemd cgroup should be a valid slice named as "xxx.slice"');
+  return { driver, parent: config.cgroupParent };
+}
+
 export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
   // What to listen on is settled first: a refused configuration (unauthenticated TCP, unreadable certificates, an
   // unknown group, fd:// without systemd's sockets) starts nothing.
@@ -127,6 +180,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const activated = activatedFds();
   checkDaemonLogConfig(config.logDriver, config.logOpts);
   const bridgeV6 = bridgeSubnet6(config);
+  const bridge4 = defaultBridgeAddress(config);
+  const pools = addressPools(config);
+  const cgroups = cgroupSettings(config);
+  config.cgroupDriver = cgroups.driver;
   const targets = hostPlan.specs.flatMap((spec, i): { address: string; spec: HostSpec }[] =>
     spec.kind === 'fd' ? fdsFor(spec, activated).map((fd) => ({ address: config.hosts[i], spec: { kind: 'fd', fd } })) : [{ address: config.hosts[i], spec }],
   );
@@ -151,12 +208,12 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse });
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
-  const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: config.bridgeSubnet, bridgeIPv6: config.ipv6, bridgeSubnet6: bridgeV6, events, logger });
+  const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: bridge4.subnet, bridgeGateway: bridge4.gateway, bridgeIPv6: config.ipv6, bridgeSubnet6: bridgeV6, addressPools: pools, iptables: config.iptables, ipForward: config.ipForward, events, logger });
   const dns = new DnsService({ store, networks, logger, dnsDefaults: config.dns });
   const networking = new ContainerNetworking({ networks, store, logger, dns, dnsDefaults: { dns: config.dns, search: config.dnsSearch, options: config.dnsOptions } });
   // Task FIFOs are made ahead, many per mkfifo(1) run, beside the containers' FIFO folders (renamed into place).
   const fifos = new FifoPool(path.join(config.execRoot, 'fifo', '.pool'));
-  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, containerdState: containerdStateDir(address, supervisor?.paths.state), cgroupParent: config.cgroupParent, volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
+  const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, containerdState: containerdStateDir(address, supervisor?.paths.state), cgroupParent: cgroups.parent, systemdCgroup: cgroups.driver === 'systemd', volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
   const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at) }, logger);
   bridge.start();
   ctr.onReady(() => bridge.kick());

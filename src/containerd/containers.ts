@@ -10,13 +10,14 @@ import type { OciSpec } from '../types/config';
  * A container record for runc (io.containerd.runc.v2 unless `runtime` names another containerd runtime), over the snapshot `snapshotKey` when it has one; its spec is
  * `spec`, or a placeholder set later.
  */
-export async function create(ctr: Containerd, c: { id: string; labels: Record<string, string>; image?: string; snapshotter?: string; snapshotKey?: string; spec?: OciSpec; runtime?: string }): Promise<void> {
+export async function create(ctr: Containerd, c: { id: string; labels: Record<string, string>; image?: string; snapshotter?: string; snapshotKey?: string; spec?: OciSpec; runtime?: string; systemdCgroup?: boolean }): Promise<void> {
   await ctr.containers.Create({
     container: {
       id: c.id,
       image: c.image ?? '',
       labels: c.labels,
-      runtime: { name: c.runtime ?? 'io.containerd.runc.v2' },
+      // runc's options (containerd.runc.v1.Options) with systemd_cgroup (field 9) set: runc's systemd cgroup manager
+      runtime: { name: c.runtime ?? 'io.containerd.runc.v2', ...(c.systemdCgroup ? { options: { type_url: 'containerd.runc.v1.Options', value: Buffer.from([0x48, 0x01]) } } : {}) },
       spec: packJSON(OCI_SPEC_URL, c.spec ?? { ociVersion: '1.0.2-dev' }),
       snapshotter: c.snapshotter ?? '',
       snapshot_key: c.snapshotKey ?? '',

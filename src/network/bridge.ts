@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { macAddress6, rangeBounds } from './ipam';
+import { defaultGateway, defaultGateway6, macAddress6, rangeBounds } from './ipam';
 import type { CniResult, Endpoint, PortBinding } from '../types/network';
 
 const execFileP = promisify(execFile);
@@ -82,6 +82,13 @@ export interface BridgeOptions {
   reserved?: string[];
   internal?: boolean;
   dataRoot: string;
+  /** daemon.json iptables: false installs no host rules (no NAT, no forwarding rules, no published ports). */
+  iptables?: boolean;
+  /** daemon.json ip-forward: false leaves net.ipv4.ip_forward alone. */
+  ipForward?: boolean;
+  /** The default bridge, whose subnet follows the daemon's configuration (bip): an address of an earlier one is
+   * removed from the bridge (the CNI plugin refuses a bridge holding another address). */
+  followsConfig?: boolean;
 }
 
 export interface AttachOptions {
@@ -161,7 +168,9 @@ export class BridgeNetwork {
         {
           type: 'bridge',
           bridge: opts.bridgeName,
-          isGateway: !opts.internal,
+          // the plugin turns net.ipv4.ip_forward on for a gateway bridge: with ip-forward off, berth gives the bridge its
+          // gateway address itself (gatewayByBerth) and the plugin routes containers through it all the same
+          isGateway: !opts.internal && opts.ipForward !== false,
           // Masquerading and forwarding are one static rule set per bridge (bridgeRules), not per container.
           ipMasq: false,
           hairpinMode: true,
@@ -176,14 +185,53 @@ export class BridgeNetwork {
         { type: 'portmap', capabilities: { portMappings: true }, snat: true },
       ],
     };
-    this.ready = ensureRules(bridgeRules(opts.bridgeName, opts.subnet, !!opts.internal)).catch((err) => {
-      logger.warn('cannot install the bridge\'s iptables rules', { bridge: opts.bridgeName, err: String(err) });
-    });
+    const rules =
+      opts.iptables === false
+        ? Promise.resolve()
+        : ensureRules(bridgeRules(opts.bridgeName, opts.subnet, !!opts.internal)).catch((err) => {
+            logger.warn('cannot install the bridge\'s iptables rules', { bridge: opts.bridgeName, err: String(err) });
+          });
+    const settled = opts.followsConfig ? this.dropOtherAddresses() : Promise.resolve();
+    const gateway = settled.then(() => (!opts.internal && opts.ipForward === false ? this.gatewayByBerth() : undefined));
+    this.ready = Promise.all([rules, gateway]).then(() => undefined);
     this.reserve(opts.reserved ?? []);
+    if (opts.ipForward !== false) {
+      try {
+        fs.writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
+      } catch (err) {
+        logger.warn('cannot enable IPv4 forwarding', { err: String(err) });
+      }
+    }
+  }
+
+  /** Removes the bridge's IPv4 addresses other than its gateway's (left by a daemon configured with another bip). */
+  private async dropOtherAddresses(): Promise<void> {
+    const o = this.opts;
+    const want = `${o.gateway ?? defaultGateway(o.subnet)}/${o.subnet.split('/')[1]}`;
+    const out = await execFileP('ip', ['-4', '-o', 'addr', 'show', 'dev', o.bridgeName]).then((r) => r.stdout, () => '');
+    const old = [...out.matchAll(/\binet (\S+)/g)].map((m) => m[1]).filter((a) => a !== want);
+    if (old.length === 0) return;
     try {
-      fs.writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
+      for (const a of old) await execFileP('ip', ['addr', 'del', a, 'dev', o.bridgeName]);
+      // the new address given here too: the plugin, adding it, would also set the bridge's MAC, which the kernel
+      // refuses while a bridge without ports has none
+      await execFileP('ip', ['addr', 'replace', want, 'dev', o.bridgeName]);
     } catch (err) {
-      logger.warn('cannot enable IPv4 forwarding', { err: String(err) });
+      this.logger.warn('cannot replace the old address of the bridge', { bridge: o.bridgeName, old, err: String(err) });
+    }
+  }
+
+  /** The bridge made with its gateway address(es) and up, as the CNI plugin would with isGateway. */
+  private async gatewayByBerth(): Promise<void> {
+    const o = this.opts;
+    const ip = (args: string[]) => execFileP('ip', args);
+    try {
+      await ip(['link', 'show', o.bridgeName]).catch(() => ip(['link', 'add', o.bridgeName, 'type', 'bridge']));
+      await ip(['addr', 'replace', `${o.gateway ?? defaultGateway(o.subnet)}/${o.subnet.split('/')[1]}`, 'dev', o.bridgeName]);
+      if (o.subnet6) await ip(['-6', 'addr', 'replace', `${o.gateway6 ?? defaultGateway6(o.subnet6)}/${o.subnet6.split('/')[1]}`, 'dev', o.bridgeName]);
+      await ip(['link', 'set', o.bridgeName, 'up']);
+    } catch (err) {
+      this.logger.warn('cannot set up the bridge', { bridge: o.bridgeName, err: String(err) });
     }
   }
 
@@ -195,9 +243,10 @@ export class BridgeNetwork {
     for (const a of addrs) fs.writeFileSync(path.join(dir, a), 'reserved\n');
   }
 
-  /** Without published ports the portmap plugin has nothing to do: skip its exec on ADD and DEL. */
+  /** Without published ports the portmap plugin has nothing to do: skip its exec on ADD and DEL (and always with
+   * iptables off: portmap is iptables rules). */
   private listFor(withPorts: boolean): NetConfList {
-    return withPorts ? this.list : { ...this.list, plugins: this.list.plugins.filter((p) => p.type !== 'portmap') };
+    return withPorts && this.opts.iptables !== false ? this.list : { ...this.list, plugins: this.list.plugins.filter((p) => p.type !== 'portmap') };
   }
 
   /** Plugs an interface for this network into the container's (existing) namespace. */
@@ -262,7 +311,7 @@ export class BridgeNetwork {
   /** Removes the Linux bridge and the lease directory (the network was deleted). */
   async destroy(): Promise<void> {
     await execFileP('ip', ['link', 'delete', this.opts.bridgeName]).catch(() => undefined);
-    await removeRules(bridgeRules(this.opts.bridgeName, this.opts.subnet, !!this.opts.internal));
+    if (this.opts.iptables !== false) await removeRules(bridgeRules(this.opts.bridgeName, this.opts.subnet, !!this.opts.internal));
     await fs.promises.rm(path.join(this.ipamDir, this.opts.cniName), { recursive: true, force: true });
   }
 }

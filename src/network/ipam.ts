@@ -53,10 +53,19 @@ export function* defaultPools(): Generator<string> {
   for (let c = 0; c < 256; c += 16) yield `192.168.${c}.0/20`;
 }
 
-/** The first default pool overlapping none of `taken` (subnets in use by networks and host routes). */
-export function pickSubnet(taken: string[]): string {
+/** daemon.json default-address-pools: each base split into subnets of its size, in order (the engine's). */
+export function* configuredPools(pools: { base: string; size: number }[]): Generator<string> {
+  for (const p of pools) {
+    const b = parseCidr(p.base);
+    const step = 2 ** (32 - p.size);
+    for (let n = b.base; n < b.base + 2 ** (32 - b.prefix); n += step) yield `${intToIp(n)}/${p.size}`;
+  }
+}
+
+/** The first pool (the configured ones, else the engine's defaults) overlapping none of `taken` (networks, host routes). */
+export function pickSubnet(taken: string[], pools?: { base: string; size: number }[]): string {
   const used = taken.map(parseCidr);
-  for (const p of defaultPools()) {
+  for (const p of pools?.length ? configuredPools(pools) : defaultPools()) {
     const c = parseCidr(p);
     if (!used.some((u) => overlaps(u, c))) return p;
   }

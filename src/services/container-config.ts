@@ -179,7 +179,7 @@ export class ContainerConfigurator {
       rec.MountPoints = await this.resolveMounts(rec, lower, undo);
       const spec = await this.buildSpec(rec, img, lower);
       // The container record with its spec, in one call.
-      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined });
+      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined, systemdCgroup: this.d.systemdCgroup });
       undo.push(() => containerApi.remove(this.ctr, id));
       await this.d.store.save(rec);
       this.publish(rec, 'create');
@@ -319,6 +319,7 @@ export class ContainerConfigurator {
       hostConfig: hc,
       user,
       cgroupParent: this.d.cgroupParent,
+      systemdCgroup: this.d.systemdCgroup,
       mounts,
       netnsPath: netNs,
       pidNsPath: pidNs,
@@ -532,7 +533,7 @@ export class ContainerConfigurator {
     try {
       const spec = await containerApi.spec(this.ctr, rec.Id);
       if (spec) {
-        const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
+        const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: next, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, systemdCgroup: this.d.systemdCgroup, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(next) });
         spec.linux.resources = { ...fresh.linux.resources, devices: spec.linux.resources.devices };
         if (rec.State.Running) {
           const { devices: _d, ...resources } = spec.linux.resources;

@@ -50,6 +50,8 @@ export interface ContainerServiceDeps {
   /** containerd's state directory (where a task's root filesystem is mounted); undefined when unknown. */
   containerdState?: string;
   cgroupParent: string;
+  /** exec-opts native.cgroupdriver=systemd: cgroupParent is a slice and runc's systemd manager places containers. */
+  systemdCgroup?: boolean;
   volumes: VolumeService;
   networking: ContainerNetworking;
   /** Makes task FIFOs (a FifoPool's: no process spawned per start); mkfifo(1) when absent. */

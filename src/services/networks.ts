@@ -22,6 +22,14 @@ export interface NetworkServiceOptions {
   dataRoot: string;
   bridgeName: string;
   bridgeSubnet: string;
+  /** daemon.json bip: the default bridge's own address (else the subnet's first). */
+  bridgeGateway?: string;
+  /** daemon.json default-address-pools: where networks without a subnet get one (else the engine's defaults). */
+  addressPools?: { base: string; size: number }[];
+  /** daemon.json iptables (default true): false installs no host rules (NAT, forwarding, published ports). */
+  iptables?: boolean;
+  /** daemon.json ip-forward (default true): false leaves net.ipv4.ip_forward as it is. */
+  ipForward?: boolean;
   /** --ipv6: the default bridge is dual-stack on bridgeSubnet6 (--fixed-cidr-v6, which is listed either way). */
   bridgeIPv6?: boolean;
   bridgeSubnet6?: string;
@@ -60,7 +68,7 @@ export class NetworkService {
         Id: '',
         Driver: 'bridge',
         // as the engine lists it: the IPv6 subnet without its gateway
-        IPAM: { Driver: 'default', Options: null, Config: [{ Subnet: this.o.bridgeSubnet, Gateway: defaultGateway(this.o.bridgeSubnet) }, ...(this.o.bridgeSubnet6 ? [{ Subnet: this.o.bridgeSubnet6 }] : [])] },
+        IPAM: { Driver: 'default', Options: null, Config: [{ Subnet: this.o.bridgeSubnet, Gateway: this.o.bridgeGateway ?? defaultGateway(this.o.bridgeSubnet) }, ...(this.o.bridgeSubnet6 ? [{ Subnet: this.o.bridgeSubnet6 }] : [])] },
         EnableIPv6: !!this.o.bridgeIPv6,
         Options: {
           'com.docker.network.bridge.default_bridge': 'true',
@@ -113,6 +121,9 @@ export class NetworkService {
         reserved: Object.values(ipam.AuxiliaryAddresses ?? {}),
         internal: n.Internal,
         dataRoot: this.o.dataRoot,
+        followsConfig: !!n.Predefined,
+        iptables: this.o.iptables ?? true,
+        ipForward: this.o.ipForward ?? true,
       },
       this.o.logger,
     );
@@ -259,7 +270,7 @@ export class NetworkService {
   private async ipamConfig(given: (IPAMEntry & { AuxAddress?: Record<string, string> })[]): Promise<IPAMEntry[]> {
     const taken = await this.takenSubnets();
     if (given.length === 0) {
-      const subnet = pickSubnet(taken);
+      const subnet = pickSubnet(taken, this.o.addressPools);
       return [{ Subnet: subnet, Gateway: defaultGateway(subnet) }];
     }
     const out: IPAMEntry[] = [];

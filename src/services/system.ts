@@ -164,6 +164,7 @@ export class SystemService {
       insecureRegistries: this.deps.config.insecureRegistries,
       registryMirrors: this.deps.config.registryMirrors,
       liveRestore: this.deps.config.liveRestore,
+      cgroupDriver: this.deps.config.cgroupDriver ?? 'cgroupfs',
       clusterStore: this.deps.config.clusterStoreFlag ?? '',
       version,
     };

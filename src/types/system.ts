@@ -62,6 +62,8 @@ export interface SystemInfo {
   insecureRegistries: string[];
   registryMirrors: string[];
   liveRestore: boolean;
+  /** exec-opts native.cgroupdriver */
+  cgroupDriver: 'cgroupfs' | 'systemd';
   /** `--cluster-store` as given, '' without it */
   clusterStore: string;
   version: VersionInfo;

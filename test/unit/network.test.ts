@@ -18,6 +18,12 @@ describe('ipam', () => {
   test('the engine default pools, skipping what is taken', () => {
     expect(pickSubnet([])).toBe('172.17.0.0/16');
     expect(pickSubnet(['172.17.0.0/16', '172.18.5.0/24'])).toBe('172.19.0.0/16');
+    // daemon.json default-address-pools: each base split by its size, in order, then the next pool
+    const pools = [{ base: '10.10.0.0/23', size: 24 }, { base: '10.20.0.0/16', size: 20 }];
+    expect(pickSubnet([], pools)).toBe('10.10.0.0/24');
+    expect(pickSubnet(['10.10.0.0/24'], pools)).toBe('10.10.1.0/24');
+    expect(pickSubnet(['10.10.0.0/23', '10.20.0.0/19'], pools)).toBe('10.20.32.0/20');
+    expect(() => pickSubnet(['10.0.0.0/8'], pools)).toThrow('could not find an available, non-overlapping IPv4 address pool');
     expect(pickSubnet(['172.16.0.0/12'])).toBe('192.168.0.0/20');
     expect(defaultGateway('10.99.0.0/24')).toBe('10.99.0.1');
     // The range's own first address is assignable (the engine gives .128 first), the subnet's broadcast is not.

@@ -69,7 +69,7 @@ export function toInfoJSON(i: SystemInfo): Record<string, unknown> {
     SystemTime: i.systemTime,
     ExecutionDriver: runtimeLine,
     LoggingDriver: i.loggingDriver,
-    CgroupDriver: 'cgroupfs',
+    CgroupDriver: i.cgroupDriver,
     CgroupVersion: i.cgroupVersion,
     NEventsListener: i.nEventsListener,
     KernelVersion: i.kernelVersion,

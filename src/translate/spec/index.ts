@@ -10,6 +10,8 @@ export interface SpecInput {
   hostConfig: HostConfig;
   user: { uid: number; gid: number; additionalGids: number[] };
   cgroupParent: string;
+  /** exec-opts native.cgroupdriver=systemd: cgroupsPath in runc's `slice:prefix:name` form, the parent a slice. */
+  systemdCgroup?: boolean;
   /** Extra mounts (init files /etc/hosts…, volumes, binds), already resolved. */
   mounts: OciMount[];
   netnsPath?: string;
@@ -184,7 +186,7 @@ export const withResources: SpecOpt = (s, i) => {
     ...(hc.BlkioDeviceReadIOps?.length ? { throttleReadIOPSDevice: rate(hc.BlkioDeviceReadIOps) } : {}),
     ...(hc.BlkioDeviceWriteIOps?.length ? { throttleWriteIOPSDevice: rate(hc.BlkioDeviceWriteIOps) } : {}),
   };
-  s.linux.cgroupsPath = `${(hc.CgroupParent || i.cgroupParent).replace(/\/+$/, '')}/${i.id}`;
+  s.linux.cgroupsPath = i.systemdCgroup ? `${hc.CgroupParent || i.cgroupParent}:berth:${i.id}` : `${(hc.CgroupParent || i.cgroupParent).replace(/\/+$/, '')}/${i.id}`;
 };
 
 export const withDevices: SpecOpt = (s, i) => {
