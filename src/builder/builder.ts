@@ -130,7 +130,9 @@ export class BuildService {
       if (r.digest) throw invalidParameter(`invalid reference format`);
       return fullName(withDefaultTag(r));
     });
+    const t0 = performance.now();
     const context = req.remote ? await fetchRemote(this.contexts, req.remote, req.dockerfile, signal) : await this.contexts.fromTar(req.body);
+    this.d.logger.debug('build context received', { ms: Math.round(performance.now() - t0), prehash: (context.fs as { prehash?: unknown }).prehash });
     try {
       const dfName = req.dockerfile || 'Dockerfile';
       const readText = (p: string) => {
@@ -169,7 +171,16 @@ export class BuildService {
     let stepNo = 0;
     const usedArgs = new Set<string>();
     const metaArgs = new Map<string, string | undefined>();
+    // Timing spans of the build's parts (debug log): a step's time runs until the next one starts.
+    const spans: [string, number][] = [];
+    let spanStart = performance.now();
+    const span = (label: string) => {
+      const t = performance.now();
+      spans.push([label, Math.round((t - spanStart) * 10) / 10]);
+      spanStart = t;
+    };
     const step = (i: Instruction) => {
+      if (stepNo) span(`step ${stepNo}`);
       stepNo++;
       say(`Step ${stepNo}/${total} : ${i.original}`);
       say('\n');
@@ -199,6 +210,7 @@ export class BuildService {
     }
     const unused = Object.keys(req.buildArgs).filter((k) => !usedArgs.has(k) && !PROXY_ARGS.includes(k)).sort();
     if (unused.length) say(`[Warning] One or more build-args [${unused.join(' ')}] were not consumed\n`);
+    span(`step ${stepNo}`);
     const id = last!.image!.id;
     out({ aux: { ID: id } });
     if (req.quiet) out({ stream: `${id}\n` });
@@ -208,6 +220,8 @@ export class BuildService {
       await this.d.images.tag(img, parseReference(n));
       say(`Successfully tagged ${familiar(n)}\n`);
     }
+    span('tag');
+    this.d.logger.debug('build timings', { ms: Object.fromEntries(spans) });
     return id;
   }
 

@@ -125,12 +125,13 @@ export class ContextStore {
     try {
       const tarStream = await openTar(body);
       const scanner = new TarScanner();
+      const sink = index.sink();
       const out = fs.createWriteStream(index.file, { flags: 'wx', mode: 0o600, highWaterMark: 8 << 20 });
       const failed = new Promise<never>((_, reject) => out.once('error', reject));
       failed.catch(() => undefined);
       try {
         for await (const chunk of tarStream as AsyncIterable<Buffer>) {
-          for (const h of scanner.push(chunk)) index.add(h);
+          scanner.push(chunk, sink);
           if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
         }
         scanner.end();

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { cleanPath, FsProbe, resolveInScope, Scope } from '../fs/resolve';
 import { hostProbe } from '../services/filesystem';
-import type { TarHeader } from './tar-scan';
+import type { TarHeader, TarSink } from './tar-scan';
 import { TarError } from './tar-scan';
 
 /** The part of fs.Stats the builder reads. */
@@ -113,6 +113,8 @@ interface Node extends SourceStat {
   offset: number;
   linkname: string;
   children?: Map<string, Node>;
+  /** sha256 of a regular file's content, computed as it arrived (see `sink`). */
+  digest?: Promise<Buffer>;
 }
 
 function node(kind: Node['kind'], mode: number, size: number, mtimeMs: number, offset = 0, linkname = ''): Node {
@@ -131,6 +133,9 @@ function node(kind: Node['kind'], mode: number, size: number, mtimeMs: number, o
 }
 
 const TYPE_BITS: Record<string, number> = { file: S_IFREG, directory: S_IFDIR, symlink: S_IFLNK, 'character-device': S_IFCHR, 'block-device': S_IFBLK, fifo: S_IFIFO };
+
+/** Bytes of arriving files handed to the threadpool for their digest and not yet digested, at most (see `sink`). */
+const PREHASH_IN_FLIGHT = 1 << 20;
 
 /**
  * The context's tar on disk and its index. Paths are container-style (`/a/b`, the context's root `/`); the scope
@@ -163,8 +168,58 @@ export class TarContextFs implements SourceFs {
     return n;
   }
 
-  /** Applies one header as the engine's unpack would apply it to an empty directory. */
-  add(h: TarHeader): void {
+  /** How many files were digested on arrival, their bytes, and how many were left for later (the debug log). */
+  readonly prehash = { files: 0, bytes: 0, skipped: 0 };
+
+  /**
+   * What the upload's scan feeds (context.ts): each header applied to the index and each regular file's content
+   * digested as it goes by, in libuv's threadpool (crypto.subtle), so that a COPY of it later reads and hashes
+   * nothing (the engine, too, checksums the whole context as it receives it). Opportunistic: at most
+   * PREHASH_IN_FLIGHT bytes wait for the threadpool at once (more queued there held up the context file's own
+   * writes, which share it: the upload ran at a fraction of its rate on a loaded machine); a file arriving while
+   * they do is left to be digested from the tar if a COPY names it.
+   */
+  sink(): TarSink {
+    let inFlight = 0;
+    // A file's pieces are copied here as they come (never kept: holding the request's chunks until a file is
+    // complete kept them alive past the young generation and made the upload collect far more often).
+    let scratch: Buffer | undefined;
+    let cur: { node: Node; got: number } | undefined;
+    const start = (n: Node, bytes: Buffer) => {
+      const size = n.size;
+      // crypto.subtle copies the bytes before it returns; the digest runs in the threadpool.
+      const p = digest(bytes);
+      p.catch(() => undefined).finally(() => (inFlight -= size));
+      n.digest = p;
+    };
+    return {
+      header: (h) => {
+        const n = this.add(h);
+        cur = n && n.size <= HASH_WHOLE && (inFlight === 0 || inFlight + n.size <= PREHASH_IN_FLIGHT) ? { node: n, got: 0 } : undefined;
+        if (cur) {
+          inFlight += n!.size;
+          this.prehash.files++;
+          this.prehash.bytes += n!.size;
+        } else if (n) this.prehash.skipped++;
+      },
+      data: (bytes, last) => {
+        if (!cur) return;
+        const n = cur.node;
+        if (last && cur.got === 0) {
+          cur = undefined;
+          return start(n, bytes);
+        }
+        if (!scratch || scratch.length < n.size) scratch = Buffer.allocUnsafe(Math.max(n.size, Math.min(HASH_WHOLE, (scratch?.length ?? 0) * 2)));
+        cur.got += bytes.copy(scratch, cur.got);
+        if (!last) return;
+        cur = undefined;
+        start(n, scratch.subarray(0, n.size));
+      },
+    };
+  }
+
+  /** Applies one header as the engine's unpack would apply it to an empty directory; the node of a regular file. */
+  add(h: TarHeader): Node | undefined {
     const name = cleanPath(h.name);
     if (name === '..' || name.startsWith('../')) throw new TarError(`"${name}" is outside of "/"`);
     const joined = cleanPath(`/${name}`);
@@ -181,9 +236,11 @@ export class TarContextFs implements SourceFs {
           existing.mtimeMs = h.mtimeMs;
         } else parent.children!.set(base, node('dir', mode, 0, h.mtimeMs));
         return;
-      case 'file':
-        parent.children!.set(base, node('file', mode, h.size, h.mtimeMs, h.offset));
-        return;
+      case 'file': {
+        const n = node('file', mode, h.size, h.mtimeMs, h.offset);
+        parent.children!.set(base, n);
+        return n;
+      }
       case 'symlink':
         // Its target is resolved in the context whenever it is followed, so no target leads out.
         parent.children!.set(base, node('symlink', mode, h.linkname.length, h.mtimeMs, 0, h.linkname));
@@ -265,8 +322,12 @@ export class TarContextFs implements SourceFs {
   }
 
   async hashAsync(p: string, st: SourceStat): Promise<Buffer> {
-    if (st.size > HASH_WHOLE) return this.hash(p, st);
     const n = st as Node;
+    if (n.digest) {
+      const d = await n.digest.catch(() => undefined);
+      if (d) return d;
+    }
+    if (st.size > HASH_WHOLE) return this.hash(p, st);
     const b = Buffer.allocUnsafe(n.size);
     const fd = this.fdOf();
     for (let done = 0; done < n.size; ) {

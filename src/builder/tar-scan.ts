@@ -71,9 +71,17 @@ function paxRecords(b: Buffer): Record<string, string> {
   return out;
 }
 
+/** What a scan reports as it goes, in stream order: each entry's header, then its data (regular files) in pieces. */
+export interface TarSink {
+  header(h: TarHeader): void;
+  /** A piece of the data of the entry whose header came last (`last`: its final piece; empty files have one, empty). */
+  data(bytes: Buffer, last: boolean): void;
+}
+
 /**
  * Feeds a tar stream through: `push` every chunk (in order), `end` at the end of the stream. Headers come back as
- * they are complete. Errors as the engine's reader words them where it matters (`unexpected EOF`).
+ * they are complete (and go to the sink, with the data, when one is given). Errors as the engine's reader words
+ * them where it matters (`unexpected EOF`).
  */
 export class TarScanner {
   private pos = 0;
@@ -81,16 +89,26 @@ export class TarScanner {
   private pending: Buffer[] = [];
   private pendingLen = 0;
   /** What the next bytes are: a header block, meta data to keep, or data (and padding) to skip. */
-  private want: { kind: 'header'; n: 512 } | { kind: 'meta'; n: number; pad: number; type: string } | { kind: 'skip'; n: number } = { kind: 'header', n: 512 };
+  private want: { kind: 'header'; n: 512 } | { kind: 'meta'; n: number; pad: number; type: string } | { kind: 'data'; n: number; pad: number } | { kind: 'skip'; n: number } = { kind: 'header', n: 512 };
   private longName?: string;
   private longLink?: string;
   private pax?: Record<string, string>;
   private paxGlobal: Record<string, string> = {};
 
-  push(chunk: Buffer): TarHeader[] {
+  push(chunk: Buffer, sink?: TarSink): TarHeader[] {
     const out: TarHeader[] = [];
     let i = 0;
     while (i < chunk.length) {
+      if (this.want.kind === 'data') {
+        const n = Math.min(this.want.n, chunk.length - i);
+        this.want.n -= n;
+        const last = this.want.n === 0;
+        sink?.data(chunk.subarray(i, i + n), last);
+        i += n;
+        this.pos += n;
+        if (last) this.want = this.want.pad ? { kind: 'skip', n: this.want.pad } : { kind: 'header', n: 512 };
+        continue;
+      }
       if (this.want.kind === 'skip') {
         const n = Math.min(this.want.n, chunk.length - i);
         this.want.n -= n;
@@ -111,7 +129,11 @@ export class TarScanner {
       this.pendingLen = 0;
       if (this.want.kind === 'header') {
         const h = this.header(block);
-        if (h) out.push(h);
+        if (h) {
+          out.push(h);
+          sink?.header(h);
+          if (h.type === 'file' && !h.size) sink?.data(Buffer.alloc(0), true);
+        }
       } else {
         this.meta(this.want.type, block);
         this.want = this.want.pad ? { kind: 'skip', n: this.want.pad } : { kind: 'header', n: 512 };
@@ -166,7 +188,7 @@ export class TarScanner {
     // Only regular files carry data in the archive (a hard link's or a directory's size is not read).
     const dataSize = type === 'file' ? size : 0;
     const offset = this.pos;
-    if (dataSize) this.want = { kind: 'skip', n: dataSize + ((512 - (dataSize % 512)) % 512) };
+    if (dataSize) this.want = { kind: 'data', n: dataSize, pad: (512 - (dataSize % 512)) % 512 };
     return { name, type, mode: num(b, 100, 8), uid, gid, size: dataSize, mtimeMs, linkname, devmajor: num(b, 329, 8), devminor: num(b, 337, 8), offset };
   }
 }
