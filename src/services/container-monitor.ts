@@ -300,9 +300,10 @@ export class ContainerMonitor {
    * run on, off the exit and remove paths, and the next start of the same container waits for them.
    */
   teardownNetwork(rec: ContainerRecord): { recorded: Promise<void>; done: Promise<void> } {
-    const nets = Object.values(rec.Endpoints ?? {}).map((e) => e.networkId ?? '');
+    const nets = this.d.networking.plugged(rec);
     const dels = this.d.networking.teardown(rec); // clears rec.Endpoints before its first await
-    // (no endpoints: nothing changed in the record, which every caller saves afterwards anyway)
+    // (nothing plugged in, NetworkMode none's endpoint at most: nothing to wait for, the record every caller saves
+    // afterwards anyway says it is gone)
     const recorded = nets.length ? this.d.store.save(rec).catch(() => undefined) : Promise.resolve();
     const done = Promise.all([dels, recorded]).then(async () => {
       if (nets.length) await this.d.networking.afterChange(rec, nets, false).catch(() => undefined);

@@ -9,7 +9,7 @@ import { BerthError, conflict, invalidParameter, notFound } from '../errors';
 import type { Logger } from '../log';
 import { setupLoopback } from '../network/bridge';
 import { contains, contains6, isIPv6, parseCidr, parseCidr6 } from '../network/ipam';
-import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
+import { attachNetns, createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
 import type { DnsService } from './dns';
@@ -42,7 +42,10 @@ export function isUserDefinedMode(mode: string | undefined): boolean {
   return !['default', 'bridge', 'host', 'none'].includes(m) && !m.startsWith('container:');
 }
 
-/** Whether the container lives in a namespace berth makes (bridge and user-defined networks). */
+/**
+ * Whether the container lives in a namespace berth makes ahead (bridge and user-defined networks). NetworkMode none's
+ * is made by runc (its loopback up) and named once the task runs (nameSandbox).
+ */
 export function ownsNetns(mode: string | undefined): boolean {
   const m = mode || 'default';
   return m !== 'host' && m !== 'none' && !m.startsWith('container:');
@@ -162,6 +165,12 @@ export class ContainerNetworking {
 
   /** Plugs every configured bridge-driver network into the container's netns (the task is being created). */
   async setup(rec: ContainerRecord): Promise<void> {
+    if (rec.HostConfig.NetworkMode === 'none') {
+      // the null driver's endpoint, with nothing to plug in (its join event is announcePredefined's)
+      const none = this.d.networks.tryFind('none');
+      rec.Endpoints = none ? { [none.Name]: { network: none.Name, networkId: none.Id, endpointId: crypto.randomBytes(32).toString('hex'), ip: '', prefixLen: 0, gateway: '', mac: '', ports: {}, mappings: [] } } : {};
+      return;
+    }
     if (!ownsNetns(rec.HostConfig.NetworkMode)) return;
     const nets = Object.entries(this.configured(rec));
     const ns = await createNetns(rec.Id);
@@ -192,13 +201,42 @@ export class ContainerNetworking {
     return { ...ep, network: net.Name, networkId: net.Id, endpointId: crypto.randomBytes(32).toString('hex') };
   }
 
+  /** The sandboxes being named (nameSandbox), by container id. */
+  private readonly naming = new Map<string, Promise<unknown>>();
+
+  /**
+   * NetworkMode none: the namespace runc made for the task (with its loopback up) gets the container's netns name,
+   * as the engine's sandbox has one (inspect's SandboxKey), off the start's path: `ip netns attach` binds the task's
+   * /proc/PID/ns/net there (a task gone already leaves nothing to name). The teardown waits for it, then deletes it.
+   */
+  nameSandbox(rec: ContainerRecord, pid: number): void {
+    if (rec.HostConfig.NetworkMode !== 'none' || !pid) return;
+    const naming = attachNetns(rec.Id, pid)
+      .catch((err) => this.d.logger.debug('cannot name the sandbox of a container in NetworkMode none', { id: rec.Id, err: String(err) }))
+      .finally(() => {
+        if (this.naming.get(rec.Id) === naming) this.naming.delete(rec.Id);
+      });
+    this.naming.set(rec.Id, naming);
+  }
+
+  /** The networks of the container's live endpoints that have something plugged in (not NetworkMode none's). */
+  plugged(rec: ContainerRecord): string[] {
+    return Object.values(rec.Endpoints ?? {}).filter((ep) => !this.isNull(ep)).map((e) => e.networkId ?? '');
+  }
+
+  private isNull(ep: Endpoint): boolean {
+    return !!ep.networkId && this.d.networks.tryFind(ep.networkId)?.Driver === 'null';
+  }
+
   /** Unplugs every live endpoint and deletes the netns (the task is gone). */
   async teardown(rec: ContainerRecord): Promise<void> {
     const eps = Object.values(rec.Endpoints ?? {});
     rec.Endpoints = undefined;
     const ns = netnsPath(rec.Id);
+    await this.naming.get(rec.Id);
     await afterPendingWrites();
-    await Promise.all(eps.map((ep) => this.unplug(rec, ep, ns)));
+    // (the null driver's endpoint of NetworkMode none has nothing to unplug; its leave event is announcePredefined's)
+    await Promise.all(eps.filter((ep) => !this.isNull(ep)).map((ep) => this.unplug(rec, ep, ns)));
     await deleteNetns(rec.Id);
   }
 

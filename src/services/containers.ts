@@ -16,7 +16,7 @@ import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
 import { now } from '../runtime/clock';
 import type { ContainerStore } from '../store/containers';
-import { createNetns } from '../network/sandbox';
+import { createNetns, deleteNetns } from '../network/sandbox';
 import { ContainerListQuery, filterContainers, matchAncestors } from '../translate/filters';
 import type { CreateRequest } from '../translate/request/create';
 import { containerAttributes } from '../translate/response/events';
@@ -204,6 +204,7 @@ export class ContainerService {
       io.stdinReady = true;
       live.exited = new Promise((r) => (live.exitResolve = r));
       const pid = await taskApi.start(this.ctr, rec.Id);
+      this.d.networking.nameSandbox(rec, pid);
       rec.State = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
@@ -385,7 +386,18 @@ export class ContainerService {
     live.netnsMade = netns;
     return { id, warnings };
   }
-  replaceHostConfig(ref: string, given: HostConfig): Promise<void> { return this.config.replaceHostConfig(ref, given); }
+  async replaceHostConfig(ref: string, given: HostConfig): Promise<void> {
+    const before = this.find(ref).HostConfig.NetworkMode;
+    await this.config.replaceHostConfig(ref, given);
+    // The netns the create made ahead for a network, when the mode is now one without (host, none, container:), goes
+    // now: a none container's sandbox is named at its start (ContainerNetworking.nameSandbox).
+    const rec = this.find(ref);
+    if (!ownsNetns(before) || ownsNetns(rec.HostConfig.NetworkMode)) return;
+    const live = this.live.liveOf(rec.Id);
+    await live.netnsMade;
+    live.netnsMade = undefined;
+    await deleteNetns(rec.Id);
+  }
   sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> { return this.config.sizes(rec); }
   graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> { return this.config.graphDriverData(rec); }
   update(ref: string, u: HostConfig): Promise<string[]> { return this.config.update(ref, u); }

@@ -41,13 +41,6 @@ export const CONTAINER_ALLOWED: ContainerAllowance[] = [
   { answers: INSPECT, from: '1.18', to: '1.20', diffs: ['$.ExecDriver: only in berth'], why: 'spec, "Container inspect result": ExecDriver string (present v1.18 to v1.20 only)' },
   { answers: INSPECT, from: '1.18', to: '1.20', diffs: ['$.NetworkSettings.PortMapping: only in berth'], why: 'spec, "Container inspect result", NetworkSettings: PortMapping (v1.18 to v1.20)' },
   { answers: INSPECT, from: '1.18', to: '1.19', diffs: ['$.Config.PortSpecs: only in berth'], why: 'spec, "Container configuration": in v1.18 and v1.19 also PortSpecs (null)' },
-  // Not decided by the spec, left as berth has it: with NetworkMode none berth lets runc make a fresh network
-  // namespace and has no sandbox or endpoint to name (the engine makes a libnetwork sandbox and a null-driver
-  // endpoint, and keeps the sandbox's id and path after the container stops). Inventing ids and a path that refer
-  // to nothing would not help a client.
-  { answers: /^inspect (running|exited)/, from: '1.22', to: '1.24', diffs: ['$.NetworkSettings.SandboxID: "<network id>" in the reference, "" in berth', '$.NetworkSettings.SandboxKey: "<path>" in the reference, "" in berth'], why: 'left: no sandbox for NetworkMode none' },
-  { answers: /^inspect running/, from: '1.22', to: '1.24', diffs: ['$.NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
-  { answers: LIST, from: '1.22', to: '1.24', diffs: ['$[*].NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
 ];
 
 // Images, volumes, networks.

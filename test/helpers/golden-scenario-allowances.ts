@@ -36,15 +36,6 @@ export const ALLOWED: Allowance[] = [
   { names: INSPECT, from: '1.18', to: '1.19', diffs: ['$.Config.PortSpecs: only in berth'], why: 'spec, "Container configuration": in v1.18 and v1.19 also PortSpecs (null)' },
   { names: INSPECT, from: '1.18', to: '1.20', diffs: ['$.NetworkSettings.PortMapping: only in berth'], why: 'spec, "Container inspect result", NetworkSettings: PortMapping (v1.18 to v1.20)' },
   { names: INSPECT, from: '1.18', to: '1.20', diffs: only('reference', '$.NetworkSettings', SINCE_122_NETWORK_SETTINGS), why: 'spec, "Container inspect result", NetworkSettings: these since v1.22' },
-  {
-    names: /^(minimal: inspect exited|cli: inspect running|volumes: inspect (running|exited))$/,
-    from: '1.22',
-    to: '1.24',
-    diffs: ['$.NetworkSettings.SandboxID: "<network id>" in the reference, "" in berth', '$.NetworkSettings.SandboxKey: "<path>" in the reference, "" in berth'],
-    why: 'left: with NetworkMode none berth lets runc make a fresh network namespace, with no sandbox to name',
-  },
-  { names: /^(cli|volumes): inspect running$/, from: '1.22', to: '1.24', diffs: ['$.NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
-  { names: LIST, from: '1.22', to: '1.24', diffs: ['$[0].NetworkSettings.Networks.none.EndpointID: "<network id>" in the reference, "" in berth'], why: 'left: no endpoint for NetworkMode none' },
   // Stats.
   { names: /^cli: stats$/, from: '1.18', to: '1.22', diffs: ['$.pids_stats: only in the reference'], why: 'spec, stats: pids_stats since v1.24 (feature StatsPids)' },
   { names: /^cli: stats$/, from: '1.18', to: '1.18', diffs: ['$.precpu_stats: only in the reference'], why: 'spec, stats: "since v1.19 `precpu_stats`" (feature StatsPreCPU)' },

@@ -88,6 +88,47 @@ describe('the default bridge through CNI', () => {
     expect(fs.existsSync(netns(ran))).toBe(false);
   });
 
+  // The reference (20.10, asked at 1.18/1.20/1.22/1.24): a container in NetworkMode none has a sandbox from its first
+  // start, SandboxID 64 hex and SandboxKey a netns path (sent at every version; the spec has them since 1.22), kept
+  // after it stops; while it runs, an endpoint on the none network (Networks.none.EndpointID, the network's
+  // Containers), '' once it stopped; the top-level EndpointID stays ''. Before the first start all are ''.
+  test('NetworkMode none: a named sandbox with its loopback up, an endpoint on none while it runs, the sandbox named after the stop, gone with the container', async () => {
+    const id = (await b.request('POST', '/v1.24/containers/create?name=sandbox-none', { body: { Image: 'busybox', Cmd: ['sh', '-c', 'cat /sys/class/net/lo/flags; sleep 60'], HostConfig: { NetworkMode: 'none' } } })).json().Id as string;
+    const key = `/var/run/netns/berth-${id.slice(0, 16)}`;
+    const settings = async (v: string) => (await b.request('GET', `/v${v}/containers/${id}/json`)).json().NetworkSettings;
+    for (const v of ['1.22', '1.24']) expect([v, (await settings(v)).SandboxID, (await settings(v)).SandboxKey]).toEqual([v, '', '']);
+    expect((await settings('1.24')).Networks.none.EndpointID).toBe('');
+    expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+    for (const v of ['1.22', '1.24']) {
+      const n = await settings(v);
+      expect([v, n.SandboxID, n.SandboxKey, n.EndpointID, n.Networks.none.EndpointID, n.Networks.none.NetworkID]).toEqual([v, expect.stringMatching(/^[0-9a-f]{64}$/), key, '', expect.stringMatching(/^[0-9a-f]{64}$/), expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    }
+    // (named just after the start, off its path)
+    for (let i = 0; i < 100 && !fs.existsSync(key); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(key)).toBe(true);
+    const endpointId = (await settings('1.24')).Networks.none.EndpointID;
+    const none = (await b.request('GET', '/v1.24/networks/none')).json();
+    expect(none.Containers[id]).toEqual({ Name: 'sandbox-none', EndpointID: endpointId, MacAddress: '', IPv4Address: '', IPv6Address: '' });
+    // lo is up (IFF_UP|IFF_LOOPBACK): the namespace is the one runc made
+    for (let i = 0; i < 100 && !(await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1`)).text.includes('0x'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1`)).text).toContain('0x9');
+    expect((await b.request('POST', `/v1.24/containers/${id}/stop?t=0`)).status).toBe(204);
+    const after = await settings('1.24');
+    expect([after.SandboxID, after.SandboxKey, after.Networks.none.EndpointID]).toEqual([id, key, '']);
+    expect(((await b.request('GET', '/v1.24/networks/none')).json().Containers ?? {})[id]).toBeUndefined();
+    for (let i = 0; i < 100 && fs.existsSync(key); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(key)).toBe(false); // (the namespace goes at the stop; the next start makes a new one)
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+    // created for the bridge, started with NetworkMode none in start's HostConfig (API < 1.24): the netns made
+    // ahead for the bridge (lo down) is not the one it runs in
+    const switched = (await b.request('POST', '/v1.20/containers/create', { body: { Image: 'busybox', Cmd: ['cat', '/sys/class/net/lo/flags'] } })).json().Id as string;
+    expect((await b.request('POST', `/v1.20/containers/${switched}/start`, { body: { NetworkMode: 'none' } })).status).toBe(204);
+    expect((await b.request('POST', `/v1.20/containers/${switched}/wait`)).json().StatusCode).toBe(0);
+    expect((await b.request('GET', `/v1.20/containers/${switched}/logs?stdout=1`)).text).toContain('0x9');
+    expect((await b.request('DELETE', `/v1.24/containers/${switched}`)).status).toBe(204);
+    expect(fs.existsSync(`/var/run/netns/berth-${switched.slice(0, 16)}`)).toBe(false);
+  });
+
   test('NetworkMode none has loopback only; host shares the host network', async () => {
     const none = await b.docker(['run', '--rm', '--net', 'none', 'busybox', 'sh', '-c', 'cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "'], { apiVersion: '1.24' });
     expect(none.stdout).toBe('lo\n');

@@ -241,8 +241,12 @@ function inspectNetworkSettings(rec: ContainerRecord, v: ApiVersion): Record<str
   const out: Record<string, unknown> = { Bridge: ep ? 'bridge' : '', Gateway: ep?.gateway ?? '', IPAddress: ep?.ip ?? '', IPPrefixLen: ep?.prefixLen ?? 0, MacAddress: ep?.mac ?? '', Ports: ports };
   if (supports(v, 'InspectPortMapping')) out.PortMapping = null;
   if (supports(v, 'InspectNetworks')) {
+    // The sandbox (the container's named netns) from its first start on, as the engine's: it keeps naming the last
+    // one after the container stops (the namespace itself is gone then, and a new one is made at the next start).
+    const mode = rec.HostConfig.NetworkMode || 'default';
+    const sandbox = eps.length > 0 || (rec.State.StartedAt !== NEVER && mode !== 'host' && !mode.startsWith('container:'));
     Object.assign(out, {
-      SandboxID: eps.length ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: eps.length ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
+      SandboxID: sandbox ? rec.Id : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0, SandboxKey: sandbox ? `/var/run/netns/berth-${rec.Id.slice(0, 16)}` : '',
       SecondaryIPAddresses: null, SecondaryIPv6Addresses: null, EndpointID: ep?.endpointId ?? '', GlobalIPv6Address: ep?.ip6 ?? '', GlobalIPv6PrefixLen: ep?.prefixLen6 ?? 0, IPv6Gateway: ep?.gateway6 ?? '',
       Networks: networksOf(rec, true),
     });
