@@ -79,10 +79,11 @@ export async function createNetns(containerId: string): Promise<string> {
   return p;
 }
 
-/** Names the network namespace of a running process PID as the container's (`ip netns attach`), unless one is named. */
+/** Names the network namespace of a running process PID as the container's (`ip netns attach`), in place of a stale one. */
 export async function attachNetns(containerId: string, pid: number): Promise<string> {
   const p = netnsPath(containerId);
-  if (!fs.existsSync(p)) await ipShell.run(['netns', 'attach', netnsName(containerId), String(Math.trunc(pid))]);
+  if (fs.existsSync(p)) await ipShell.run(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
+  await ipShell.run(['netns', 'attach', netnsName(containerId), String(Math.trunc(pid))]);
   return p;
 }
 

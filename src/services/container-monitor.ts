@@ -229,6 +229,8 @@ export class ContainerMonitor {
         if (t) await this.killAndDelete(rec.Id, t.status);
         await this.d.unmountVolumes(rec); // mounted by a berth that was killed before it could unmount
         if (rec.Endpoints && !rec.State.Restarting) await this.teardownNetwork(rec).done.catch(() => undefined);
+        // (a NetworkMode none sandbox named by a start that was cut short before its record)
+        else if (rec.HostConfig.NetworkMode === 'none') await deleteNetns(rec.Id);
         continue;
       }
       if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
