@@ -7,12 +7,17 @@ import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
 import type { EngineEvent } from '../types/event';
 
-/** Each event is serialised once, however many subscribers receive it. */
-const lines = new WeakMap<EngineEvent, string>();
-function lineOf(e: EngineEvent): string {
+/**
+ * Each event is serialised once, however many subscribers receive it: its JSON line, and that line as one HTTP/1.1
+ * chunk ("<hex length>\r\n<line>\r\n") in one buffer.
+ */
+const lines = new WeakMap<EngineEvent, { line: string; chunk: Buffer }>();
+function encoded(e: EngineEvent): { line: string; chunk: Buffer } {
   let l = lines.get(e);
   if (l === undefined) {
-    l = JSON.stringify(toEventJSON(e)) + '\n';
+    const line = JSON.stringify(toEventJSON(e)) + '\n';
+    const body = Buffer.from(line);
+    l = { line, chunk: Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n')]) };
     lines.set(e, l);
   }
   return l;
@@ -55,10 +60,16 @@ export function eventRoutes(bus: EventsBackend): Route[] {
           sub.close();
           res.end();
         };
+        // A chunked response gets each event as its prepared chunk straight on the socket: the bytes reach the kernel
+        // during the publish itself (res.write corks the socket until the next tick, which runs only after whatever
+        // the publisher does next, and frames each chunk again for every subscriber). res.end() still ends the body.
+        // (A response queued behind another on a pipelined connection has no socket yet: it writes through res.)
         const send = (e: EngineEvent) => {
           if (closed) return;
           if (until !== undefined && e.timeNano > until) return close();
-          res.write(lineOf(e));
+          const sock = res.socket;
+          if (res.chunkedEncoding && sock && !sock.destroyed) sock.write(encoded(e).chunk);
+          else res.write(encoded(e).line);
         };
         if (since !== undefined) for (const e of sub.backlog) if (e.timeNano >= since) send(e);
         sub.onEvent(send);
