@@ -205,7 +205,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events, store });
   // a plugin whose volume a container uses stays enabled
   const driverInUse = (name: string): boolean => store.all().some((c) => (c.MountPoints ?? []).some((mp) => mp.Driver === name));
-  const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse });
+  const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse, insecureRegistries: () => config.insecureRegistries });
   const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: bridge4.subnet, bridgeGateway: bridge4.gateway, bridgeIPv6: config.ipv6, bridgeSubnet6: bridgeV6, addressPools: pools, iptables: config.iptables, ipForward: config.ipForward, events, logger });

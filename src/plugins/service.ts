@@ -45,6 +45,8 @@ export interface PluginServiceDeps {
   timings?: PluginTimings;
   /** whether a container uses a volume of the driver called `name` (disable refuses then) */
   driverInUse: (name: string) => boolean;
+  /** daemon.json insecure-registries, read live (a plugin pull from an insecure registry, as an image pull) */
+  insecureRegistries?: () => string[];
 }
 
 export type Progress = (msg: Record<string, unknown>) => void;
@@ -109,7 +111,7 @@ export class PluginService implements ManagedDriverSource {
   }
 
   private async fetchConfig(ref: Reference, creds: Credentials) {
-    const client = new RegistryClient(ref.domain === 'docker.io' ? 'registry-1.docker.io' : ref.domain, creds);
+    const client = new RegistryClient(ref.domain === 'docker.io' ? 'registry-1.docker.io' : ref.domain, creds, this.d.insecureRegistries?.() ?? []);
     const shown = familiarName(ref);
     const m = await client.getManifest(ref.path, ref.digest ?? ref.tag!, shown);
     const man = JSON.parse(m.bytes.toString('utf8')) as { config?: { mediaType?: string; digest: string }; layers?: { mediaType: string; digest: string; size: number }[] };

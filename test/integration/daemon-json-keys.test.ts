@@ -187,8 +187,11 @@ test('one file with every key is accepted and acted on; SIGHUP reloads what the 
     LoggingDriver: 'json-file',
     LiveRestoreEnabled: false,
     DockerRootDir: path.join(dir, 'data'),
+    CgroupDriver: 'cgroupfs',
     RegistryConfig: { Mirrors: ['https://mirror.example.com/'], IndexConfigs: { 'myreg:5000': { Secure: false } } },
   });
+  // bip: the default bridge's subnet and address (daemon-json-network.test covers the network keys)
+  expect((await request(socket, 'GET', '/v1.24/networks/bridge')).json().IPAM.Config[0]).toEqual({ Subnet: SUBNET, Gateway: '10.251.79.1' });
   expect(fs.existsSync(path.join(dir, 'exec'))).toBe(true);
   // berth's records in the named containerd namespace
   expect((await request(socket, 'POST', '/v1.24/volumes/create', { body: { Name: 'dk' } })).status).toBe(201);
