@@ -1,8 +1,8 @@
 // Runs CNI plugins (Debian's containernetworking-plugins) the way a CNI runtime does: one exec per plugin, the
 // network configuration on stdin, CNI_* in the environment, chained results for ADD, reverse order for DEL.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { systemError } from '../errors';
+import { spawner, type CommandFailed } from '../spawner';
 import type { CniResult } from '../types/network';
 
 export const CNI_VERSION = '1.0.0';
@@ -30,33 +30,25 @@ export interface CniArgs {
   runtimeConfig?: Record<string, unknown>;
 }
 
-function runPlugin(command: 'ADD' | 'DEL' | 'CHECK', conf: Record<string, unknown>, args: CniArgs): Promise<CniResult | undefined> {
+async function runPlugin(command: 'ADD' | 'DEL' | 'CHECK', conf: Record<string, unknown>, args: CniArgs): Promise<CniResult | undefined> {
   const dir = cniPath();
   const type = conf.type as string;
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      `${dir}/${type}`,
-      [],
-      {
-        env: { ...process.env, CNI_COMMAND: command, CNI_CONTAINERID: args.containerId, CNI_NETNS: args.netns, CNI_IFNAME: args.ifname, CNI_PATH: dir },
-        maxBuffer: 4 << 20,
-      },
-      (err, stdout) => {
-        if (err) {
-          let msg = (err as Error).message;
-          try {
-            const j = JSON.parse(stdout);
-            msg = j.msg + (j.details ? `: ${j.details}` : '');
-          } catch {
-            /* not JSON */
-          }
-          return reject(systemError(`CNI ${type} ${command} failed: ${msg}`));
-        }
-        resolve(stdout.trim() ? (JSON.parse(stdout) as CniResult) : undefined);
-      },
-    );
-    child.stdin?.end(JSON.stringify(conf));
-  });
+  // through the command helper: an exec from berthd itself forks the whole daemon on its main thread
+  const env = { CNI_COMMAND: command, CNI_CONTAINERID: args.containerId, CNI_NETNS: args.netns, CNI_IFNAME: args.ifname, CNI_PATH: dir };
+  let stdout: string;
+  try {
+    ({ stdout } = await spawner.run(`${dir}/${type}`, [], { env, input: JSON.stringify(conf) }));
+  } catch (err) {
+    let msg = (err as Error).message;
+    try {
+      const j = JSON.parse((err as CommandFailed).stdout ?? '');
+      msg = j.msg + (j.details ? `: ${j.details}` : '');
+    } catch {
+      /* not JSON */
+    }
+    throw systemError(`CNI ${type} ${command} failed: ${msg}`);
+  }
+  return stdout.trim() ? (JSON.parse(stdout) as CniResult) : undefined;
 }
 
 function pluginConf(list: NetConfList, p: PluginConf, prev: CniResult | undefined, runtimeConfig?: Record<string, unknown>): Record<string, unknown> {

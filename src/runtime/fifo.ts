@@ -1,16 +1,13 @@
 // FIFOs for task I/O (cookbook §6.1): made with mkfifo(1), read sides opened O_RDONLY|O_NONBLOCK before the task
 // exists, stdin opened O_RDWR|O_NONBLOCK once the task (or exec) is started.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileP = promisify(execFile);
+import { spawner } from '../spawner';
 
 export async function mkfifos(paths: string[]): Promise<void> {
   const missing = paths.filter((p) => !fs.existsSync(p));
-  if (missing.length) await execFileP('mkfifo', ['-m', '0600', ...missing]);
+  if (missing.length) await spawner.run('mkfifo', ['-m', '0600', ...missing]);
 }
 
 /** Makes the FIFOs named that do not exist yet. */
@@ -52,7 +49,7 @@ export class FifoPool {
 
   private async fill(): Promise<void> {
     const names = Array.from({ length: this.batch }, () => path.join(this.dir, `${this.prefix}-${this.n++}`));
-    await execFileP('mkfifo', ['-m', '0600', ...names]);
+    await spawner.run('mkfifo', ['-m', '0600', ...names]);
     this.spare!.unshift(...names);
   }
 }
