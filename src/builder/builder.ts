@@ -10,11 +10,12 @@ import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as leaseApi from '../containerd/leases';
+import * as imageApi from '../containerd/images';
 import { BerthError, invalidParameter } from '../errors';
 import { extractTar } from '../fs/extract';
 import { mountReadOnly, mountSnapshot, unmount } from '../fs/mounts';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
-import { fullName, parseReference, withDefaultTag } from '../translate/reference';
+import { danglingName, fullName, parseReference, withDefaultTag } from '../translate/reference';
 import type { Logger } from '../log';
 import type { BuildRequest } from '../types/build';
 import type { CommitService } from '../services/commit';
@@ -115,7 +116,14 @@ export class BuildService {
       await this.d.containers.remove(id, { force: true, volumes: true }).catch(() => undefined);
       fs.rmSync(path.join(leftovers, id), { force: true });
     }
-    // Step snapshots (COPY/ADD/WORKDIR, COPY --from views) and leases of a build that was killed: the snapshots first,
+    // Images of no layers made for a step's container after FROM scratch (their containers are gone now).
+    const images = path.join(this.d.dataRoot, 'builder', 'images');
+    fs.mkdirSync(images, { recursive: true, mode: 0o700 });
+    for (const hex of fs.readdirSync(images)) {
+      await imageApi.remove(this.d.ctr, danglingName(`sha256:${hex}`)).catch(() => undefined);
+      fs.rmSync(path.join(images, hex), { force: true });
+    }
+    // Step snapshots (COPY/ADD, COPY --from views) and leases of a build that was killed: the snapshots first,
     // through the API (one left to containerd's GC once its lease is gone can stay its parent's child: see daemon.ts).
     for (const key of await snapshotApi.keysMatching(this.d.ctr, SNAPSHOTTER, (k) => k.startsWith('berth-build-'))) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
     for (const id of await leaseApi.ids(this.d.ctr)) {
@@ -345,10 +353,7 @@ export class BuildService {
         const dir = ex(ins.rest);
         const wd = dir.startsWith('/') ? cleanPath(dir) : cleanPath(`${(c.WorkingDir as string) || '/'}/${dir}`);
         c.WorkingDir = wd;
-        return this.snapshotStep(ctx, st, [...shellOf(c), `#(nop) WORKDIR ${wd}`], async (scope) => {
-          mkdirInScope(scope, wd);
-          return 0;
-        });
+        return this.commitConfig(ctx, st, `WORKDIR ${wd}`, true);
       }
       case 'ARG': {
         const [name, dflt] = splitArg(ins);
@@ -447,41 +452,86 @@ export class BuildService {
     return hit;
   }
 
-  /** A config-only step: the image gets the new config and an empty layer (the engine's `#(nop)` commit). */
-  private async commitConfig(ctx: RunCtx, st: StageState, msg: string): Promise<void> {
-    const cmd = [...shellOf(st.config), '#(nop) ', msg];
+  /**
+   * A step without a command (config-only, or WORKDIR with `diff`): a container is made with the step's config
+   * and removed, as the engine makes one, so that the output's ` ---> Running in <id>` and the container events are
+   * true; the image gets the new config and, for WORKDIR, the container's layer (the working directory, made by the
+   * create as the engine's create makes it), else an empty layer (the engine's `#(nop)` commit).
+   */
+  private async commitConfig(ctx: RunCtx, st: StageState, msg: string, diff = false): Promise<void> {
+    const cmd = diff ? [...shellOf(st.config), `#(nop) ${msg}`] : [...shellOf(st.config), '#(nop) ', msg];
     const config = ordered({ ...st.config, Image: st.image?.id ?? '' });
     const containerConfig = ordered({ ...config, Cmd: cmd });
     if (await this.probeCache(ctx, st, containerConfig)) return;
-    let container = '';
-    if (st.image) {
-      // The engine makes (and removes) a container for the step; its id is the one the output names.
-      container = await this.createStepContainer(st, cmd, { NetworkMode: 'none' });
-      ctx.say(` ---> Running in ${shortId(container)}\n`);
-    }
+    const base = await this.containerBase(st);
+    let kept = false;
     try {
-      const id = await this.d.commits.commitBuildStep({ base: st.image, container, config, containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) }, createdBy: cmd.join(' '), author: st.author });
-      await this.finishStep(ctx, st, id, container, true);
+      const container = await this.createStepContainer(st, base.image, cmd, { NetworkMode: 'none' });
+      kept = true;
+      ctx.say(` ---> Running in ${shortId(container)}\n`);
+      let ok = false;
+      try {
+        const id = await this.d.commits.commitBuildStep({
+          base: st.image,
+          changes: diff ? { key: container, parent: `${container}-init` } : undefined,
+          container,
+          config,
+          containerConfig: { ...containerConfig, Hostname: container.slice(0, 12) },
+          createdBy: cmd.join(' '),
+          author: st.author,
+        });
+        ok = true;
+        kept = !(await this.finishStep(ctx, st, id, container, true));
+      } finally {
+        if (!ok) kept = !(await this.removeStepContainer(ctx, container, false));
+      }
+    } finally {
+      if (kept) base.keep();
+      else await base.release();
+    }
+  }
+
+  /**
+   * The image a step's container is made from: the current one, or after `FROM scratch`, before any step made
+   * one, an image of no layers made for it (the engine makes that container from no image at all: an empty root).
+   * `release` removes such an image (its record only: no event), once no container uses it.
+   */
+  private async containerBase(st: StageState): Promise<{ image: ResolvedImage; release: () => Promise<void>; keep: () => void }> {
+    if (st.image) return { image: st.image, release: async () => undefined, keep: () => undefined };
+    const config = ordered({ ...st.config, Image: '' });
+    const id = await this.d.commits.commitBuildStep({ base: undefined, container: '', config, containerConfig: config, createdBy: '' });
+    // Recorded while it exists for the step alone, as step containers are: a build killed meanwhile leaves it to init().
+    const marker = path.join(this.d.dataRoot, 'builder', 'images', id.replace(/^sha256:/, ''));
+    fs.writeFileSync(marker, '');
+    const keep = () => fs.rmSync(marker, { force: true });
+    const release = async () => {
+      await imageApi.remove(this.d.ctr, danglingName(id)).catch(() => undefined);
+      keep();
+    };
+    try {
+      return { image: await this.d.images.resolve(id), release, keep };
     } catch (err) {
-      if (container) await this.removeStepContainer(ctx, container, false);
+      await release();
       throw err;
     }
   }
 
-  private async finishStep(ctx: RunCtx, st: StageState, id: string, container: string, ok: boolean): Promise<void> {
-    if (container) await this.removeStepContainer(ctx, container, ok);
+  /** Whether the step's container was removed. */
+  private async finishStep(ctx: RunCtx, st: StageState, id: string, container: string, ok: boolean): Promise<boolean> {
+    const removed = container ? await this.removeStepContainer(ctx, container, ok) : false;
     st.image = await this.d.images.resolve(id);
     st.config = { ...emptyConfig(), ...(st.image.config.config ?? {}) };
     ctx.say(` ---> ${shortId(id)}\n`);
+    return removed;
   }
 
-  private async createStepContainer(st: StageState, cmd: string[], hc: Record<string, unknown>, env?: string[]): Promise<string> {
+  private async createStepContainer(st: StageState, image: ResolvedImage, cmd: string[], hc: Record<string, unknown>, env?: string[]): Promise<string> {
     const c = st.config;
     const { id } = await this.d.containers.create(
       {
         config: {
           ...(c as Record<string, unknown>),
-          Image: st.image!.id,
+          Image: image.id,
           Cmd: cmd,
           Entrypoint: [''],
           Env: env ?? (c.Env as string[] | null) ?? [],
@@ -499,14 +549,25 @@ export class BuildService {
     return id;
   }
 
-  private async removeStepContainer(ctx: RunCtx, id: string, ok: boolean): Promise<void> {
+  /** Removes a step's container as the engine does (rm, forcerm; a failed step's is kept unless forcerm); whether it was. */
+  private async removeStepContainer(ctx: RunCtx, id: string, ok: boolean): Promise<boolean> {
     const req = ctx.b.request;
+    const marker = path.join(this.d.dataRoot, 'builder', 'containers', id);
     // A cancelled build (the client went away) removes its containers whatever rm says.
-    if (req.forcerm || (req.rm && ok) || ctx.signal.aborted) {
-      await this.d.containers.remove(id, { force: true, volumes: true }).catch((err) => this.d.logger.warn('cannot remove a build container', { id, err: String(err) }));
-      fs.rmSync(path.join(this.d.dataRoot, 'builder', 'containers', id), { force: true });
-      ctx.say(`Removing intermediate container ${shortId(id)}\n`);
-    } else fs.rmSync(path.join(this.d.dataRoot, 'builder', 'containers', id), { force: true });
+    if (!(req.forcerm || (req.rm && ok) || ctx.signal.aborted)) {
+      fs.rmSync(marker, { force: true });
+      return false;
+    }
+    const removed = await this.d.containers.remove(id, { force: true, volumes: true }).then(
+      () => true,
+      (err) => {
+        this.d.logger.warn('cannot remove a build container', { id, err: String(err) });
+        return false;
+      },
+    );
+    fs.rmSync(marker, { force: true });
+    ctx.say(`Removing intermediate container ${shortId(id)}\n`);
+    return removed;
   }
 
   private async runStep(ctx: RunCtx, st: StageState, ins: Instruction): Promise<void> {
@@ -529,12 +590,20 @@ export class BuildService {
     const config = ordered({ ...c, Image: st.image?.id ?? '' });
     const containerConfig = ordered({ ...config, Cmd: saved });
     if (await this.probeCache(ctx, st, containerConfig)) return;
-    if (!st.image) throw new StepError('Please provide a source image with `from` prior to run');
     const env = [...((c.Env as string[] | null) ?? []), ...argEnv.filter((e) => !envKeys.has(e.split('=')[0]))];
     const r = ctx.b.request.resources;
-    const container = await this.createStepContainer(st, cmd, { ...r, NetworkMode: 'default' }, env);
+    // After `FROM scratch` the container has an empty root: its start fails (no shell) with runc's message, as the reference's.
+    const base = await this.containerBase(st);
+    let container: string;
+    try {
+      container = await this.createStepContainer(st, base.image, cmd, { ...r, NetworkMode: 'default' }, env);
+    } catch (err) {
+      await base.release();
+      throw err;
+    }
     ctx.say(` ---> Running in ${shortId(container)}\n`);
     let ok = false;
+    let kept = true;
     try {
       const ended = new Promise<void>((resolve) => {
         const unsub = this.d.containers.subscribeOutput(
@@ -577,9 +646,11 @@ export class BuildService {
         author: st.author,
       });
       ok = true;
-      await this.finishStep(ctx, st, id, container, true);
+      kept = !(await this.finishStep(ctx, st, id, container, true));
     } finally {
-      if (!ok) await this.removeStepContainer(ctx, container, false);
+      if (!ok) kept = !(await this.removeStepContainer(ctx, container, false));
+      if (kept) base.keep();
+      else await base.release();
     }
   }
 

@@ -10,6 +10,7 @@ import * as zlib from 'node:zlib';
 import { berthWithBusybox } from '../helpers/suite';
 import { listSnapshots } from '../helpers/cleanup';
 import { startRegistry } from '../helpers/registry';
+import { buildCases, normaliseBuildStream } from '../helpers/golden-build';
 
 const berth = berthWithBusybox();
 
@@ -474,5 +475,18 @@ describe('clients: docker-compose and docker-py', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('streams as the reference\'s (test/golden/build/streams.json)', () => {
+  test('a step needing a container right after FROM scratch (config-only, WORKDIR, a RUN failing for want of a shell) and WORKDIR on an image: Running in, Removing, the error', async () => {
+    const golden = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'golden', 'build', 'streams.json'), 'utf8')) as { streams: Record<string, unknown[]> };
+    const before = new Set((await berth().request('GET', '/v1.24/containers/json?all=1')).json().map((c: { Id: string }) => c.Id));
+    const mine = await buildCases(berth().socket);
+    for (const [name, text] of Object.entries(mine)) expect([name, normaliseBuildStream(text)]).toEqual([name, golden.streams[name]]);
+    // The failed RUNs' containers are kept, as the reference keeps them (rm removes only a step that succeeded).
+    const left = (await berth().request('GET', '/v1.24/containers/json?all=1')).json().filter((c: { Id: string }) => !before.has(c.Id));
+    expect(left.map((c: { State: string; Command: string }) => c.State)).toEqual(['created', 'created']);
+    for (const c of left) await berth().request('DELETE', `/v1.24/containers/${c.Id}?force=1`);
   });
 });
