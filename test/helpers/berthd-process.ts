@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { Containerd } from '../../src/containerd/client';
 import { containerdAddress, request } from './berth';
 import { cleanupNamespace } from './cleanup';
+import { bridgeRules, removeRules } from '../../src/network/bridge';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -41,12 +42,15 @@ export function berthdLauncher(o: { dir: string; namespace: string; bridge: stri
     b.child.kill('SIGTERM');
     await exited(b.child);
   }
-  /** afterAll: kills what still runs, empties the namespace, removes the folder. */
+  /** afterAll: kills what still runs, empties the namespace, removes the default bridge's rules and link (berthd
+   * installs the rules at start, whether or not a container made the bridge) and the folder. */
   async function cleanup(): Promise<void> {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     const ctr = new Containerd({ address: containerdAddress(), namespace: o.namespace });
     await cleanupNamespace(ctr);
     ctr.close();
+    await new Promise((r) => spawn('ip', ['link', 'delete', o.bridge], { stdio: 'ignore' }).on('exit', r).on('error', r));
+    await removeRules(bridgeRules(o.bridge, o.subnet, false));
     fs.rmSync(o.dir, { recursive: true, force: true });
   }
   return { berthd, stop, exited, children, cleanup };
