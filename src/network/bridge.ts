@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { defaultGateway, defaultGateway6, macAddress6, rangeBounds } from './ipam';
+import { defaultGateway, defaultGateway6, macAddress6, macFromIPv4, nextAddress, rangeBounds } from './ipam';
 import type { CniResult, Endpoint, PortBinding } from '../types/network';
 
 const execFileP = promisify(execFile);
@@ -249,30 +249,45 @@ export class BridgeNetwork {
     return withPorts && this.opts.iptables !== false ? this.list : { ...this.list, plugins: this.list.plugins.filter((p) => p.type !== 'portmap') };
   }
 
+  /** Addresses picked by attach (nextFree) whose ADD runs: not picked twice. */
+  private readonly picking = new Set<string>();
+
+  /**
+   * The IPv4 address host-local would hand out next (its leases are files named by the address in its folder, the
+   * last one handed out in last_reserved_ip.0), asked for by the ADD: the MAC, made from it before the ADD as the
+   * engine makes it, must be given with it. undefined when nothing is left (the ADD then answers as host-local does).
+   */
+  private nextFree(): string | undefined {
+    const dir = path.join(this.ipamDir, this.opts.cniName);
+    let last: string | undefined;
+    try {
+      last = fs.readFileSync(path.join(dir, 'last_reserved_ip.0'), 'utf8').trim();
+    } catch {
+      last = undefined;
+    }
+    const range = this.opts.ipRange ? rangeBounds(this.opts.ipRange, this.opts.subnet) : {};
+    return nextAddress({ subnet: this.opts.subnet, ...range, gateway: this.opts.gateway, last, taken: (ip) => this.picking.has(ip) || fs.existsSync(path.join(dir, ip)) });
+  }
+
   /** Plugs an interface for this network into the container's (existing) namespace. */
   async attach(containerId: string, ns: string, a: AttachOptions): Promise<Omit<Endpoint, 'network' | 'networkId' | 'endpointId'>> {
     await this.ready;
     const plan = a.ports ? await planPorts(a.ports) : { ports: {}, mappings: [] };
-    const runtimeConfig: Record<string, unknown> = { portMappings: plan.mappings };
-    let mac = a.mac;
-    let ip6 = a.ip6;
-    if (this.opts.v6FromMac && this.opts.subnet6 && !ip6) {
-      // a locally administered MAC with the engine's 02:42 prefix (the engine takes the rest from the IPv4 address,
-      // which host-local only picks during the ADD)
-      mac ??= `02:42:${[...crypto.randomBytes(4)].map((x) => x.toString(16).padStart(2, '0')).join(':')}`;
-      ip6 = macAddress6(this.opts.subnet6, mac);
-    }
-    const ips = [...(a.ip ? [`${a.ip}/${this.opts.subnet.split('/')[1]}`] : []), ...(ip6 && this.opts.subnet6 ? [`${ip6}/${this.opts.subnet6.split('/')[1]}`] : [])];
-    if (ips.length) runtimeConfig.ips = ips;
-    if (mac) runtimeConfig.mac = mac;
-    const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
     const list = this.listFor(plan.mappings.length > 0);
+    // As the engine: the MAC is 02:42 and the IPv4 address's four bytes, unless one was given. (An address is picked
+    // for a given MAC too: host-local's own pick could take one picked for another ADD running at the same time.)
+    const picked = a.ip ? undefined : this.nextFree();
+    if (picked) this.picking.add(picked);
     let result: CniResult | undefined;
     try {
-      result = await addNetworkList(list, args);
-    } catch (err) {
-      await delNetworkList(list, args).catch(() => undefined);
-      throw err;
+      result = await this.add(containerId, ns, a, list, plan.mappings, picked).catch((err) => {
+        // (an address taken after all, by something else than berth: host-local's own pick, the MAC as it comes)
+        if (!picked) throw err;
+        this.logger.debug('the address picked ahead could not be had', { network: this.opts.cniName, ip: picked, err: String(err) });
+        return this.add(containerId, ns, a, list, plan.mappings, undefined);
+      });
+    } finally {
+      if (picked) this.picking.delete(picked);
     }
     const ip = result?.ips?.find((x) => !x.address.includes(':'));
     if (!ip) throw systemError('CNI bridge returned no address');
@@ -285,6 +300,29 @@ export class BridgeNetwork {
       ip6: addr6, prefixLen6: Number(prefix6), gateway6: v6 && !this.opts.internal ? v6.gateway ?? '' : '',
       mac: iface?.mac ?? '', ports: plan.ports, mappings: plan.mappings, result,
     };
+  }
+
+  /** One CNI ADD (a DEL after a failed one). */
+  private async add(containerId: string, ns: string, a: AttachOptions, list: NetConfList, mappings: unknown[], picked: string | undefined): Promise<CniResult | undefined> {
+    const runtimeConfig: Record<string, unknown> = { portMappings: mappings };
+    const ip = a.ip || picked;
+    let mac = a.mac || (ip ? macFromIPv4(ip) : undefined);
+    let ip6 = a.ip6;
+    if (this.opts.v6FromMac && this.opts.subnet6 && !ip6) {
+      // a locally administered MAC with the engine's 02:42 prefix (taken from the IPv4 address when it is known)
+      mac ??= `02:42:${[...crypto.randomBytes(4)].map((x) => x.toString(16).padStart(2, '0')).join(':')}`;
+      ip6 = macAddress6(this.opts.subnet6, mac);
+    }
+    const ips = [...(ip ? [`${ip}/${this.opts.subnet.split('/')[1]}`] : []), ...(ip6 && this.opts.subnet6 ? [`${ip6}/${this.opts.subnet6.split('/')[1]}`] : [])];
+    if (ips.length) runtimeConfig.ips = ips;
+    if (mac) runtimeConfig.mac = mac;
+    const args = { containerId, netns: ns, ifname: a.ifname, runtimeConfig };
+    try {
+      return await addNetworkList(list, args);
+    } catch (err) {
+      await delNetworkList(list, args).catch(() => undefined);
+      throw err;
+    }
   }
 
   async detach(containerId: string, ns: string, ep: Endpoint): Promise<void> {

@@ -87,6 +87,40 @@ export function rangeBounds(range: string, subnet: string): { rangeStart: string
   return { rangeStart: intToIp(start), rangeEnd: intToIp(end) };
 }
 
+/** The MAC address the engine gives an interface with an IPv4 address: 02:42 and the address's four bytes. */
+export function macFromIPv4(ip: string): string {
+  const n = ipToInt(ip);
+  return ['02', '42', ...[n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].map((b) => b.toString(16).padStart(2, '0'))].join(':');
+}
+
+/**
+ * The address host-local hands out next in a subnet (or its range): the first one after the last it handed out
+ * (`last`, undefined or outside the range: from the range's start), wrapping around, skipping the gateway and what
+ * `taken` says is leased; undefined when the range is full.
+ */
+export function nextAddress(o: { subnet: string; rangeStart?: string; rangeEnd?: string; gateway?: string; last?: string; taken: (ip: string) => boolean }): string | undefined {
+  const s = parseCidr(o.subnet);
+  const size = 2 ** (32 - s.prefix);
+  const small = s.prefix >= 31;
+  const start = o.rangeStart ? ipToInt(o.rangeStart) : small ? s.base : s.base + 1;
+  const end = o.rangeEnd ? ipToInt(o.rangeEnd) : small ? s.base + size - 1 : s.base + size - 2;
+  if (end < start) return undefined;
+  const gateway = o.gateway ? ipToInt(o.gateway) : s.base + 1;
+  let last: number | undefined;
+  try {
+    last = o.last ? ipToInt(o.last) : undefined;
+  } catch {
+    last = undefined;
+  }
+  const first = last !== undefined && last >= start && last < end ? last + 1 : start;
+  for (let i = 0, n = first; i <= end - start; i++, n = n === end ? start : n + 1) {
+    if (n === gateway) continue;
+    const ip = intToIp(n);
+    if (!o.taken(ip)) return ip;
+  }
+  return undefined;
+}
+
 /** IPv6 (dual-stack networks): the same questions with 128-bit addresses. */
 export function isIPv6(addrOrCidr: string): boolean {
   return addrOrCidr.includes(':');

@@ -50,6 +50,9 @@ describe('the default bridge through CNI', () => {
     const ip = insp.NetworkSettings.IPAddress;
     expect(ip).toMatch(/^10\.\d+\.\d+\.\d+$/);
     expect(insp.NetworkSettings.Networks.bridge.IPAddress).toBe(ip);
+    // the reference's MAC: 02:42 and the address's four bytes (172.17.0.2 → 02:42:ac:11:00:02)
+    expect(insp.NetworkSettings.MacAddress).toBe(['02', '42', ...ip.split('.').map((x: string) => Number(x).toString(16).padStart(2, '0'))].join(':'));
+    expect(insp.NetworkSettings.Networks.bridge.MacAddress).toBe(insp.NetworkSettings.MacAddress);
     const host = insp.NetworkSettings.Ports['80/tcp'][0];
     expect(host.HostIp).toBe('127.0.0.1');
     expect(await getRetry(`http://127.0.0.1:${host.HostPort}/`)).toBe('hello-web\n');

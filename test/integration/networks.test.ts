@@ -14,6 +14,9 @@ beforeAll(() => {
 const run = (args: string[], apiVersion = '1.24') => b.docker(args, { apiVersion });
 
 /** A shell loop that waits (bounded) until `name` answers one ping. */
+/** The MAC the reference gives an interface: 02:42 and the four bytes of its IPv4 address. */
+const macOf = (ip: string) => ['02', '42', ...ip.split('.').map((x) => Number(x).toString(16).padStart(2, '0'))].join(':');
+
 const pingLoop = (name: string) => `(for i in $(seq 1 30); do ping -c 1 -W 1 ${name} >/dev/null 2>&1 && echo ok-${name} && exit 0; sleep 0.2; done; exit 1)`;
 
 describe('user-defined networks', () => {
@@ -82,14 +85,18 @@ describe('user-defined networks', () => {
     expect(insp.NetworkSettings.IPAddress).toBe('');
     const net = (await b.request('GET', '/v1.24/networks/appnet')).json();
     expect(net.Containers[dbId]).toMatchObject({ Name: 'db', IPv4Address: `${ep.IPAddress}/${ep.IPPrefixLen}`, MacAddress: ep.MacAddress });
+    // the reference's MAC: 02:42 and the IPv4 address's bytes (10.123.0.2 → 02:42:0a:7b:00:02), on every network
+    expect(ep.MacAddress).toBe(macOf(ep.IPAddress));
 
     // a container on the default bridge is connected live, and gets the name then
     const probe = await run(['run', '-d', '--name', 'probe', 'busybox', 'sleep', '300']);
     // (the CLI may log its own cancelled events subscription at API 1.24; only a daemon error fails here)
     expect([probe.code, probe.code ? probe.stderr : '']).toEqual([0, '']);
     expect((await run(['network', 'connect', '--alias', 'prober', 'appnet', 'probe'])).code).toBe(0);
-    const seen = await run(['exec', 'probe', 'sh', '-c', `grep -c eth /proc/net/dev; ${pingLoop('db')}`]);
-    expect(seen.stdout.trim().split('\n')).toEqual(['2', 'ok-db']);
+    const probeNets = (await b.request('GET', '/v1.24/containers/probe/json')).json().NetworkSettings.Networks;
+    for (const n of ['bridge', 'appnet']) expect([n, probeNets[n].MacAddress]).toEqual([n, macOf(probeNets[n].IPAddress)]);
+    const seen = await run(['exec', 'probe', 'sh', '-c', `grep -c eth /proc/net/dev; cat /sys/class/net/eth1/address; ${pingLoop('db')}`]);
+    expect(seen.stdout.trim().split('\n')).toEqual(['2', probeNets.appnet.MacAddress, 'ok-db']);
     const back = await run(['exec', 'db', 'sh', '-c', pingLoop('prober')]);
     expect(back.stdout.trim()).toBe('ok-prober');
     const again = await run(['network', 'connect', 'appnet', 'probe']);
@@ -113,8 +120,8 @@ describe('user-defined networks', () => {
   test('a fixed address on a network with a configured subnet; network events; networks survive a restart', async () => {
     const since = Math.floor(Date.now() / 1000) - 1;
     expect((await run(['network', 'create', '--subnet', '10.124.7.0/24', 'fixed'])).code).toBe(0);
-    const r = await run(['run', '--name', 'pinned', '--net', 'fixed', '--ip', '10.124.7.77', 'busybox', 'sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"']);
-    expect(r.stdout.trim()).toBe('inet 10.124.7.77');
+    const r = await run(['run', '--name', 'pinned', '--net', 'fixed', '--ip', '10.124.7.77', 'busybox', 'sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"; cat /sys/class/net/eth0/address']);
+    expect(r.stdout.trim().split('\n')).toEqual(['inet 10.124.7.77', '02:42:0a:7c:07:4d']);
     const bad = await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'nope' } } });
     expect([bad.status, bad.json().message]).toEqual([404, 'network nope not found']);
 
@@ -124,6 +131,19 @@ describe('user-defined networks', () => {
       return ev.body.toString().trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.Actor.Attributes.name === 'fixed').map((e) => e.Action);
     };
     expect(await evs(since)).toEqual(['create', 'connect', 'disconnect']);
+    // containers started at once get addresses in order (as host-local hands them out), each its own MAC from it; a
+    // MacAddress given is kept
+    const many = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => {
+        const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['sleep', '60'], ...(i === 3 ? { MacAddress: '02:00:00:00:00:01' } : {}), HostConfig: { NetworkMode: 'fixed' } } })).json().Id as string;
+        expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+        const ep = (await b.request('GET', `/v1.24/containers/${id}/json`)).json().NetworkSettings.Networks.fixed;
+        await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+        return { ip: ep.IPAddress as string, mac: ep.MacAddress as string, given: i === 3 };
+      }),
+    );
+    expect(new Set(many.map((m) => m.ip)).size).toBe(4);
+    for (const m of many) expect(m.mac).toBe(m.given ? '02:00:00:00:00:01' : macOf(m.ip));
     // a lease left by a teardown that a crash cut short is released when berth starts
     const netId = (await b.request('GET', '/v1.24/networks/fixed')).json().Id as string;
     const stale = path.join(b.config.dataRoot, 'network', 'ipam', `berth-${netId.slice(0, 12)}`, '10.124.7.99');
@@ -136,7 +156,7 @@ describe('user-defined networks', () => {
     expect(net.IPAM.Config[0].Subnet).toBe('10.124.7.0/24');
     // the stopped container is still configured on it and starts on it again
     const again = await run(['start', '-a', 'pinned']);
-    expect([again.stdout.trim(), again.stderr]).toEqual(['inet 10.124.7.77', '']);
+    expect([again.stdout.trim(), again.stderr]).toEqual(['inet 10.124.7.77\n02:42:0a:7c:07:4d', '']);
     expect((await run(['rm', 'pinned'])).code).toBe(0);
     expect((await run(['network', 'rm', 'fixed'])).code).toBe(0);
     expect(await evs(since2)).toEqual(['connect', 'disconnect', 'destroy']);

@@ -1,4 +1,4 @@
-import { canonicalCidr6, contains, contains6, macAddress6, defaultGateway, defaultGateway6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../../src/network/ipam';
+import { canonicalCidr6, contains, contains6, macAddress6, macFromIPv4, nextAddress, defaultGateway, defaultGateway6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../../src/network/ipam';
 import { linkEnv, modeNetwork, ownsNetns, parseLink } from '../../src/services/container-network';
 import type { ContainerRecord } from '../../src/types/container';
 
@@ -30,6 +30,26 @@ describe('ipam', () => {
     expect(rangeBounds('10.99.0.128/25', '10.99.0.0/24')).toEqual({ rangeStart: '10.99.0.128', rangeEnd: '10.99.0.254' });
     expect(rangeBounds('10.99.0.0/25', '10.99.0.0/24')).toEqual({ rangeStart: '10.99.0.1', rangeEnd: '10.99.0.127' });
     expect(rangeBounds('10.99.1.0/24', '10.99.0.0/16')).toEqual({ rangeStart: '10.99.1.0', rangeEnd: '10.99.1.255' });
+  });
+});
+
+describe('addresses and MACs as the engine hands them out', () => {
+  test('the MAC is 02:42 and the IPv4 address\'s bytes', () => {
+    expect([macFromIPv4('172.17.0.2'), macFromIPv4('10.123.0.77'), macFromIPv4('192.168.255.254')]).toEqual(['02:42:ac:11:00:02', '02:42:0a:7b:00:4d', '02:42:c0:a8:ff:fe']);
+  });
+
+  test('host-local\'s next address: after the last handed out, wrapping, skipping the gateway and leases', () => {
+    const taken = new Set(['10.0.0.3']);
+    const next = (o: { last?: string; rangeStart?: string; rangeEnd?: string; gateway?: string; subnet?: string }) => nextAddress({ subnet: '10.0.0.0/29', taken: (ip) => taken.has(ip), ...o });
+    expect(next({})).toBe('10.0.0.2'); // .1 is the gateway
+    expect(next({ last: '10.0.0.2' })).toBe('10.0.0.4');
+    expect(next({ last: '10.0.0.6' })).toBe('10.0.0.2'); // .7 is the broadcast address: back to the start
+    expect(next({ last: '10.9.9.9' })).toBe('10.0.0.2');
+    expect(next({ gateway: '10.0.0.6', last: '10.0.0.4' })).toBe('10.0.0.5');
+    expect(next({ gateway: '10.0.0.6', last: '10.0.0.5' })).toBe('10.0.0.1');
+    expect(next({ rangeStart: '10.0.0.4', rangeEnd: '10.0.0.5', last: '10.0.0.5' })).toBe('10.0.0.4');
+    for (const ip of ['10.0.0.2', '10.0.0.4', '10.0.0.5', '10.0.0.6']) taken.add(ip);
+    expect(next({})).toBeUndefined();
   });
 });
 
