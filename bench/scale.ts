@@ -86,9 +86,13 @@ process.stdin.on('data', (d) => {
 /** The plain fan-out's median delay to 100 subscribers (ms), median over 5 events. */
 async function plainFanout(dir: string): Promise<number> {
   const sock = path.join(dir, 'plain.sock');
+  fs.rmSync(sock, { force: true }); // the one of the side measured before
   const server = spawn(process.execPath, ['-e', PLAIN_FANOUT, sock], { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
-    await new Promise<void>((resolve) => server.stdout!.once('data', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      server.stdout!.once('data', () => resolve());
+      server.once('exit', (code) => reject(new Error(`the plain fan-out server exited (${code})`)));
+    });
     const subs = await subscribers(sock);
     const out: number[] = [];
     for (let i = 0; i < 5; i++) {
