@@ -223,7 +223,8 @@ export class BuildService {
     out({ aux: { ID: id } });
     if (req.quiet) out({ stream: `${id}\n` });
     else say(`Successfully built ${shortId(id)}\n`);
-    const img = await this.d.images.resolve(id);
+    // The last step's image as this build resolved it (a cache hit's records carry every name it has).
+    const img = last!.image!;
     for (const n of b.names) {
       await this.d.images.tag(img, parseReference(n));
       say(`Successfully tagged ${familiar(n)}\n`);

@@ -425,13 +425,17 @@ export class ImageService {
 
   /** Adds a tag (used by the tag endpoint and by commit/pull). */
   async tag(image: ResolvedImage, ref: Reference): Promise<void> {
-    const first = await imageApi.get(this.ctr, image.names[0]);
+    const name = fullName(ref);
     const tagged = rfc3339Nano(now());
-    await this.setName(fullName(ref), first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: tagged }, image.id);
+    // A name the image already has is left as it is (a rebuilt image's tag: no round trip).
+    if (!image.names.includes(name)) {
+      const first = await imageApi.get(this.ctr, image.names[0]);
+      await this.setName(name, first.target!, { ...(first.labels ?? {}), [LABEL_TAGGED]: tagged }, image.id);
+    }
     // The reference keeps LastTagTime on the image, not on the name: the image's other names carry it too, so that
     // removing the new tag again does not take it away.
-    for (const name of image.names.filter((n) => n !== fullName(ref))) await imageApi.setLabel(this.ctr, name, LABEL_TAGGED, tagged).catch(() => undefined);
-    await imageApi.remove(this.ctr, danglingName(image.id)).catch(() => undefined);
+    for (const n of image.names.filter((n) => n !== name)) await imageApi.setLabel(this.ctr, n, LABEL_TAGGED, tagged).catch(() => undefined);
+    if (image.names.includes(danglingName(image.id))) await imageApi.remove(this.ctr, danglingName(image.id)).catch(() => undefined);
     this.deps.events.publish('image', 'tag', image.id, { name: familiarName(ref) });
   }
 
