@@ -116,6 +116,9 @@ export class ContainerConfigurator {
     const finalName = name ? (name.startsWith('/') ? name : `/${name}`) : `/${this.generateName()}`;
     this.d.store.reserveName(finalName, id);
     const undo: (() => Promise<unknown>)[] = [async () => this.d.store.releaseName(finalName, id)];
+    // Once the record is made, a failure is announced as the engine's cleanup announces it: a `destroy` (no create
+    // came before it), e.g. for a WorkingDir that is a file or a mount that cannot be made.
+    let made: ContainerRecord | undefined;
     try {
       const dir = this.d.store.dir(id);
       await fs.promises.mkdir(dir, { recursive: true });
@@ -166,6 +169,7 @@ export class ContainerConfigurator {
         HasBeenManuallyStopped: false,
       };
       rec.Networks = this.d.networking.initialNetworks(hc, req.networkingConfig.EndpointsConfig);
+      made = rec;
       // The rw snapshot is prepared while the etc files are written (after the folder: a create killed from here
       // on leaves a folder without a record, and the next start removes its snapshot with it).
       const rootfs = this.prepareRootfs(id, img.chainId, img.id);
@@ -186,6 +190,7 @@ export class ContainerConfigurator {
       return { id, warnings: [], mounts, netns };
     } catch (err) {
       for (const u of undo.reverse()) await u().catch(() => undefined);
+      if (made) this.publish(made, 'destroy');
       throw err;
     }
   }

@@ -334,10 +334,16 @@ describe('WorkingDir, as the 20.10 reference answers it', () => {
       [`/${'a'.repeat(300)}`, `lstat /${'a'.repeat(300)}: file name too long`],
       [`/${'ab/'.repeat(1400)}x`, `lstat /${'ab/'.repeat(1400)}x: file name too long`],
     ];
+    const since = Math.floor(Date.now() / 1000);
     for (const [wd, message] of cases) {
       const r = await b.request('POST', '/v1.24/containers/create?name=wd-file', { body: { Image: 'busybox', Cmd: ['pwd'], WorkingDir: wd } });
       expect([wd, r.status, r.json().message]).toEqual([wd, 400, message]);
     }
+    // the reference announces each refused create as its cleanup does: a destroy alone, {image, name}, no create
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const evs = (await b.request('GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent('{"type":["container"]}')}`)).text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(evs.map((e) => [e.Action, e.Actor.Attributes])).toEqual(cases.map(() => ['destroy', { image: 'busybox', name: 'wd-file' }]));
+    expect(new Set(evs.map((e) => e.id)).size).toBe(cases.length);
     const left = await b.request('GET', `/v1.24/containers/json?all=1&filters=${encodeURIComponent('{"name":["wd-"]}')}`);
     expect(left.json()).toEqual([]);
     // no rw snapshot of a refused create is left (they are named by container id)
