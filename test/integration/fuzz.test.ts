@@ -1,5 +1,5 @@
-// The fuzz suite (issue 19), CI-sized: BERTH_FUZZ_N seeded malformed requests (default 1500; bench/fuzz.ts runs
-// 10,000) from test/helpers/fuzz.ts against the real bin/berthd, 4 at a time. Every answer must be below 500 — a
+// The fuzz suite (issue 19), CI-sized: BERTH_FUZZ_N seeded malformed requests (default 1500; the long run is
+// BERTH_FUZZ_N=10000, see the README) from test/helpers/fuzz.ts against the real bin/berthd, 4 at a time. Every answer must be below 500 — a
 // client's fault is never a server error — or a connection node's parser closes on malformed HTTP; berth keeps
 // answering, and afterwards every list still answers 200 (nothing stored poisons it). Also: berthd's RSS (VmRSS in
 // /proc/<pid>/status) is back within 10 % of its value before the run, each taken after a full garbage collection
