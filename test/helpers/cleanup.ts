@@ -49,6 +49,7 @@ export async function cleanupNamespace(ctr: Containerd): Promise<void> {
  * Only empty folders go (rmdir); one still in use stays.
  */
 export function removeCgroupParent(name: string): void {
+  if (!name || name.includes('/') || name.startsWith('.')) return;
   const rm = (dir: string) => {
     let subs: fs.Dirent[] = [];
     try {
@@ -69,7 +70,7 @@ export function removeCgroupParent(name: string): void {
   } catch {
     return;
   }
-  if (!name || name.includes('/') || name.startsWith('.')) return;
+  // (the hierarchies of a v1 host; on a v2 host /sys/fs/cgroup is itself the one hierarchy)
   for (const h of [...hierarchies, '/sys/fs/cgroup']) rm(path.join(h, name));
 }
 
