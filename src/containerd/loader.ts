@@ -1,8 +1,12 @@
-// Loads the vendored containerd protos once, with the same options scripts/gen-proto-types.sh uses.
+// Loads the containerd protos once, from gen/protos.json: the vendored protos parsed as scripts/gen-proto-types.sh
+// and @grpc/proto-loader parse them (keepCase), saved as protobufjs JSON by protos-json.ts (npm run gen:proto). One protobufjs
+// root serves both the gRPC services and the messages carried in `Any`s. The service definitions are built here
+// with proto-loader's serializers and options; proto-loader itself is not loaded at run time: it would parse the
+// text protos (about 0.4 s of start-up) and keep a descriptor of every message for reflection, which berth never
+// uses (about 2 MB of heap). A unit test (containerd-protos.test.ts) checks that the JSON matches the protos.
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import * as protobuf from 'protobufjs';
 import type { ProtoGrpcType as ContainersProto } from './gen/containers';
 import type { ProtoGrpcType as ContentProto } from './gen/content';
@@ -25,7 +29,7 @@ export function protoDir(): string {
   throw new Error('cannot find the proto/ directory');
 }
 
-export const LOADER_OPTIONS: protoLoader.Options = {
+export const LOADER_OPTIONS = {
   keepCase: true,
   longs: String,
   enums: String,
@@ -34,7 +38,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 };
 
 const API = 'github.com/containerd/containerd/api';
-const SERVICE_FILES = [
+export const SERVICE_FILES = [
   `${API}/services/containers/v1/containers.proto`,
   `${API}/services/content/v1/content.proto`,
   `${API}/services/diff/v1/diff.proto`,
@@ -48,7 +52,7 @@ const SERVICE_FILES = [
   `${API}/services/version/v1/version.proto`,
 ];
 /** Message types carried inside `Any`s (events, metrics, runc options). */
-const ANY_FILES = [
+export const ANY_FILES = [
   `${API}/events/container.proto`,
   `${API}/events/content.proto`,
   `${API}/events/image.proto`,
@@ -78,12 +82,69 @@ export interface LoadedProtos {
   root: protobuf.Root;
 }
 
+/** gen/protos.json whether running from src/ (ts) or dist/src/ (compiled; tsc does not copy it). */
+export function protosJsonPath(): string {
+  for (const rel of ['gen', '../../../src/containerd/gen']) {
+    const p = path.resolve(__dirname, rel, 'protos.json');
+    if (fs.existsSync(p)) return p;
+  }
+  throw new Error('cannot find src/containerd/gen/protos.json (npm run gen:proto)');
+}
+
+type ToObjectOptions = protobuf.IConversionOptions;
+const DECODE_OPTIONS: ToObjectOptions = { longs: String, enums: String, defaults: true, oneofs: true };
+
+// As @grpc/proto-loader's createSerializer/createDeserializer.
+function serializer(type: protobuf.Type): (arg: object) => Buffer {
+  return (arg) => {
+    if (Array.isArray(arg)) throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);
+    return type.encode(type.fromObject(arg)).finish() as Buffer;
+  };
+}
+function deserializer(type: protobuf.Type): (buf: Buffer) => object {
+  return (buf) => type.toObject(type.decode(buf), DECODE_OPTIONS);
+}
+
+/** lodash's camelCase of a method name, as proto-loader names the lower-case alias (CloseIO → closeIo). */
+function camelCase(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+/** The gRPC service definitions of a resolved root, keyed by full name, as proto-loader builds them. */
+function serviceDefinitions(root: protobuf.Root): Record<string, grpc.ServiceDefinition> {
+  const defs: Record<string, grpc.ServiceDefinition> = {};
+  const walk = (ns: protobuf.NamespaceBase): void => {
+    for (const obj of ns.nestedArray) {
+      if (obj instanceof protobuf.Service) {
+        const name = obj.fullName.slice(1);
+        const def: Record<string, grpc.MethodDefinition<object, object>> = {};
+        for (const m of obj.methodsArray) {
+          const req = m.resolvedRequestType!;
+          const res = m.resolvedResponseType!;
+          def[m.name] = {
+            path: `/${name}/${m.name}`,
+            requestStream: !!m.requestStream,
+            responseStream: !!m.responseStream,
+            requestSerialize: serializer(req),
+            requestDeserialize: deserializer(req),
+            responseSerialize: serializer(res),
+            responseDeserialize: deserializer(res),
+            originalName: camelCase(m.name),
+          };
+        }
+        defs[name] = def;
+      } else if (obj instanceof protobuf.Namespace) {
+        walk(obj);
+      }
+    }
+  };
+  walk(root);
+  return defs;
+}
+
 export function loadProtos(): LoadedProtos {
-  const dir = protoDir();
-  const def = protoLoader.loadSync(SERVICE_FILES, { ...LOADER_OPTIONS, includeDirs: [dir] });
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(dir, target));
-  root.loadSync([...ANY_FILES], { keepCase: true });
+  const root = protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(protosJsonPath(), 'utf8')));
   root.resolveAll();
-  return { grpc: grpc.loadPackageDefinition(def) as unknown as ContainerdProto, root };
+  return { grpc: grpc.loadPackageDefinition(serviceDefinitions(root)) as unknown as ContainerdProto, root };
 }
