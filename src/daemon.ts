@@ -13,6 +13,7 @@ import * as snapshotApi from './containerd/snapshots';
 import { containerdStateDir } from './containerd/state-dir';
 import { ContainerdSupervisor, ownContainerdPaths, socketAlive } from './containerd/supervisor';
 import { createApp, Route } from './http/app';
+import { currentAnswer } from './http/answer';
 import { listen, Listener } from './http/server';
 import { validateLogOptions } from './translate/request/log-options';
 import { intToIp, parseCidr } from './network/ipam';
@@ -199,7 +200,8 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const ctr = new Containerd({ address, namespace: config.namespace });
   await ctr.waitReady(15_000);
 
-  const events = new EventBus();
+  // what a request's handling publishes reaches subscribers after its answer (src/http/answer.ts)
+  const events = new EventBus({ holdOf: currentAnswer });
   events.persistTo(path.join(config.dataRoot, 'events.jsonl'));
   const store = new ContainerStore(config.dataRoot);
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events, store });

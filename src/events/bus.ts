@@ -1,9 +1,16 @@
 // One event bus: a ring buffer for since/until replay and bounded per-subscriber queues, so a slow reader never
 // stalls berth or the other readers (a subscriber whose queue overflows is dropped).
+//
+// An event published while a request is being handled reaches subscribers after that request's answer: `holdOf`
+// names the request's hold (src/http/answer.ts), and a subscriber's events wait in its queue, in publish order, behind
+// the first one still held. The docker CLI's `run --rm` at API 1.24 removes the container itself and exits on its
+// destroy event: a destroy that overtook the DELETE's answer made it cancel its own DELETE ('context canceled'). The
+// engine's events reach subscribers through a goroutine, after the answer. Events published outside a request (a
+// container's exit, an OOM, a health check) go out during the publish when nothing is held before them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nowNanos } from '../runtime/clock';
-import type { EngineEvent, EventPublisher, EventType } from '../types/event';
+import type { EngineEvent, EventHold, EventPublisher, EventType } from '../types/event';
 
 export interface Subscription {
   /** Events that were in the ring at subscription time and match the filter (for `since`). */
@@ -17,14 +24,18 @@ export interface Subscription {
 
 export interface BusOptions {
   ringSize?: number;
+  /** Events a subscriber may have waiting behind a hold before it is dropped as overflowed. */
   queueLimit?: number;
+  /** The hold of the request being handled where publish is called, if any (src/http/answer.ts). */
+  holdOf?: () => EventHold | undefined;
 }
 
 interface Sub {
   filter: (e: EngineEvent) => boolean;
   fn?: (e: EngineEvent) => void;
   overflow?: () => void;
-  pending: number;
+  /** Its events behind a hold, in publish order (undefined when none wait: the next one goes out at once). */
+  queue?: { e: EngineEvent; hold?: EventHold }[];
 }
 
 export class EventBus implements EventPublisher {
@@ -32,10 +43,14 @@ export class EventBus implements EventPublisher {
   private readonly ringSize: number;
   readonly queueLimit: number;
   private readonly subs = new Set<Sub>();
+  private readonly holdOf?: () => EventHold | undefined;
+  /** Holds whose release drains the queues. */
+  private readonly watched = new WeakSet<EventHold>();
 
   constructor(opts: BusOptions = {}) {
     this.ringSize = opts.ringSize ?? 1024;
     this.queueLimit = opts.queueLimit ?? 4096;
+    this.holdOf = opts.holdOf;
   }
 
   get listeners(): number {
@@ -60,10 +75,46 @@ export class EventBus implements EventPublisher {
     this.ring.push(e);
     if (this.ring.length > this.ringSize) this.ring.shift();
     if (this.journal) this.journal.pending.push(JSON.stringify(e));
+    const h = this.holdOf?.();
+    const hold = h && !h.released ? h : undefined;
+    let held = false;
     for (const s of this.subs) {
       if (!s.fn || !s.filter(e)) continue;
-      s.fn(e);
+      // Nothing waiting and nothing holding: during the publish (the die path's latency).
+      if (!s.queue && !hold) {
+        s.fn(e);
+        continue;
+      }
+      // Behind what waits (an event outside any request published after a held one waits too: publish order).
+      (s.queue ??= []).push({ e, hold });
+      held ||= hold !== undefined;
+      if (s.queue.length > this.queueLimit) {
+        this.subs.delete(s);
+        s.overflow?.();
+      }
     }
+    if (held && hold && !this.watched.has(hold)) {
+      this.watched.add(hold);
+      hold.onRelease(() => this.drainAll());
+    }
+  }
+
+  private drainAll(): void {
+    for (const s of this.subs) if (s.queue) this.drain(s);
+  }
+
+  /** Delivers a subscriber's waiting events up to the first one still held. */
+  private drain(s: Sub): void {
+    const q = s.queue!;
+    let i = 0;
+    while (i < q.length && this.subs.has(s)) {
+      const { e, hold } = q[i];
+      if (hold && !hold.released) break;
+      i++;
+      s.fn!(e);
+    }
+    q.splice(0, i);
+    if (q.length === 0 && s.queue === q) s.queue = undefined;
   }
 
   /** Events currently held (oldest first). */
@@ -72,7 +123,7 @@ export class EventBus implements EventPublisher {
   }
 
   subscribe(filter: (e: EngineEvent) => boolean = () => true): Subscription {
-    const sub: Sub = { filter, pending: 0 };
+    const sub: Sub = { filter };
     this.subs.add(sub);
     const backlog = this.ring.filter(filter);
     return {

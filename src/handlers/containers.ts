@@ -2,6 +2,7 @@
 import type { Response } from 'express';
 import type { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
+import { answerWritten } from '../http/answer';
 import { hijack, onClientEnd, RAW_STREAM, writeHijackedError } from '../http/hijack';
 import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
@@ -137,6 +138,7 @@ async function attachWs(req: ApiRequest, containers: ContainersBackend): Promise
   req.hijacked = true;
   wss ??= new (require('ws') as typeof import('ws')).WebSocketServer({ noServer: true });
   wss.handleUpgrade(req, socket, head, async (ws) => {
+    answerWritten(); // the 101 is out: the attach event need not wait for the websocket's end
     containers.attached(rec);
     const send = (s: 'stdout' | 'stderr', chunk: Buffer) => {
       if ((s === 'stdout' ? wantOut : wantErr) && ws.readyState === ws.OPEN) ws.send(chunk);

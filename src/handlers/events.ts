@@ -64,27 +64,13 @@ export function eventRoutes(bus: EventsBackend): Route[] {
         // during the publish itself (res.write corks the socket until the next tick, which runs only after whatever
         // the publisher does next, and frames each chunk again for every subscriber). res.end() still ends the body.
         // (A response queued behind another on a pipelined connection has no socket yet: it writes through res.)
-        const write = (e: EngineEvent) => {
+        // (What a request publishes reaches this point after that request's answer: the bus holds it, src/http/answer.ts.)
+        const send = (e: EngineEvent) => {
           if (closed) return;
           if (until !== undefined && e.timeNano > until) return close();
           const sock = res.socket;
           if (res.chunkedEncoding && sock && !sock.destroyed) sock.write(encoded(e).chunk);
           else res.write(encoded(e).line);
-        };
-        // A container's destroy goes out after the current turn: the answer to the DELETE that made it (written in
-        // this turn) reaches its client first. The docker CLI's `run --rm` at API < 1.25 removes the container itself
-        // and exits on destroy, cancelling its DELETE if the answer is not in yet ('error removing container: …
-        // context canceled'); the engine's events reach subscribers through a goroutine, after the answer.
-        // (events published after it in the same turn wait behind it: the order stays the publish order)
-        let later: EngineEvent[] | undefined;
-        const send = (e: EngineEvent) => {
-          if (later) return void later.push(e);
-          if (e.Type !== 'container' || e.Action !== 'destroy') return write(e);
-          const queue: EngineEvent[] = (later = [e]);
-          setImmediate(() => {
-            later = undefined;
-            for (const q of queue) write(q);
-          });
         };
         if (since !== undefined) for (const e of sub.backlog) if (e.timeNano >= since) send(e);
         sub.onEvent(send);

@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import { ConcurrencyGate, ConcurrencyLimits, DEFAULT_CONCURRENCY } from './limit';
 import type { Authorizer } from '../types/authz';
 import { runAuthorized } from './authz';
+import { withAnswerHold } from './answer';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
 
@@ -157,7 +158,8 @@ export function createApp(opts: AppOptions): express.Express {
       }
     };
     app[route.method](route.path as string, (req: Request, res: Response) => {
-      const handling = handle(req, res);
+      // What the handling publishes reaches /events subscribers after this answer (answer.ts).
+      const handling = withAnswerHold(res, () => handle(req, res));
       opts.track?.(handling);
       return handling;
     });

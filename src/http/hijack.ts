@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { Duplex } from 'node:stream';
 import { asBerthError, STATUS_OF_KIND } from '../errors';
 import type { ApiRequest } from './app';
+import { answerWritten } from './answer';
 
 export const RAW_STREAM = 'application/vnd.docker.raw-stream';
 
@@ -39,6 +40,7 @@ export function hijack(req: ApiRequest, res: Response, contentType = RAW_STREAM,
   const status = req.hijackable ? ['HTTP/1.1 101 UPGRADED', `Content-Type: ${contentType}`, 'Connection: Upgrade', 'Upgrade: tcp'] : ['HTTP/1.1 200 OK', `Content-Type: ${contentType}`];
   const socket = req.hijackable?.socket ?? req.socket;
   socket.write([...status, ...common].join('\r\n') + '\r\n\r\n');
+  answerWritten();
   socket.setNoDelay(true);
   socket.setTimeout(0);
   if (req.hijackable) return { stream: socket, upgraded: true, head: req.hijackable.head };
@@ -83,4 +85,5 @@ export function writeHijackedError(req: ApiRequest, err: unknown): void {
   req.hijacked = true;
   const socket = req.hijackable?.socket ?? req.socket;
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${RAW_STREAM}\r\n\r\n${e.message}\r\n`);
+  answerWritten();
 }

@@ -15,3 +15,14 @@ export interface EngineEvent {
 export interface EventPublisher {
   publish(type: EventType, action: string, id: string, attributes?: Record<string, string>, at?: { seconds: number; nanos: number }): void;
 }
+
+/**
+ * What holds an event back: the answer of the request during which it was published, until that answer has been
+ * written (src/http/answer.ts). Subscribers get the event after it; events published later wait behind it.
+ */
+export interface EventHold {
+  /** The answer is out (or the client left): events it held go to subscribers. Never goes back to false. */
+  readonly released: boolean;
+  /** Called once, when released (at once if it already is). */
+  onRelease(fn: () => void): void;
+}

@@ -1,0 +1,70 @@
+// A request's answer as an event hold (types/event.ts EventHold): what a request's handling publishes reaches /events
+// subscribers after the answer to that request has been written, as the engine's events (sent by a goroutine) do.
+// The handling runs in an AsyncLocalStorage scope carrying its hold, so a publish deep in a service, after any number
+// of awaits, knows the request it belongs to without being told; the event bus asks `currentAnswer()`.
+//
+// The hold is released when the answer is out: the response's 'finish' (its last bytes handed to the socket), its
+// 'close' (the client left before the answer: nothing is kept back for ever), or, for an answer that streams (a
+// build, a pull, attach and exec's hijacked connections), once its head has been written — the stream's body is not
+// an answer a client waits on before it acts, and its events (a build's containers) must flow while it lasts.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
+import type { EventHold } from '../types/event';
+
+export class AnswerHold implements EventHold {
+  private fns: (() => void)[] | undefined = [];
+  private soon = false;
+
+  get released(): boolean {
+    return this.fns === undefined;
+  }
+
+  onRelease(fn: () => void): void {
+    if (this.fns) this.fns.push(fn);
+    else fn();
+  }
+
+  release(): void {
+    const fns = this.fns;
+    if (!fns) return;
+    this.fns = undefined;
+    for (const f of fns) f();
+  }
+
+  /**
+   * The answer's head is being written: released after this turn, once what the handler writes in it (the body of
+   * an answer ended at once, a stream's first chunk, which the socket's cork holds to the next tick) is on the socket.
+   */
+  answering(): void {
+    if (this.soon || !this.fns) return;
+    this.soon = true;
+    setImmediate(() => this.release());
+  }
+}
+
+const scope = new AsyncLocalStorage<AnswerHold>();
+
+/** The hold of the request whose handling is running (undefined outside any request). */
+export function currentAnswer(): AnswerHold | undefined {
+  return scope.getStore();
+}
+
+/** A hijacked answer's head went out on the raw socket (attach, exec start, attach/ws, a hijacked error). */
+export function answerWritten(): void {
+  scope.getStore()?.answering();
+}
+
+/** Runs a request's handling with its own hold, released as the file's header says. */
+export function withAnswerHold<T>(res: ServerResponse, fn: () => T): T {
+  const hold = new AnswerHold();
+  const release = () => hold.release();
+  res.once('finish', release);
+  res.once('close', release);
+  // Every head goes through writeHead (res.end, res.write and flushHeaders call it for an implicit one).
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    hold.answering();
+    return writeHead.apply(res, args);
+  }) as typeof res.writeHead;
+  return scope.run(hold, fn);
+}

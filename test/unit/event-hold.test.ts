@@ -1,0 +1,170 @@
+// Events published during a request reach subscribers after its answer (src/http/answer.ts, src/events/bus.ts):
+// the bus's queues with a hand-made hold, then the real app with routes that publish while they answer.
+import * as http from 'node:http';
+import * as net from 'node:net';
+import { EventBus } from '../../src/events/bus';
+import { AnswerHold, currentAnswer } from '../../src/http/answer';
+import type { Route } from '../../src/http/app';
+import { hijack } from '../../src/http/hijack';
+import type { EngineEvent } from '../../src/types/event';
+import { serveRoutes } from '../helpers/serve-routes';
+
+const ids = (es: EngineEvent[]) => es.map((e) => e.Actor.ID);
+
+test('a held event and everything after it wait, per subscriber, in publish order', () => {
+  let hold: AnswerHold | undefined;
+  const bus = new EventBus({ holdOf: () => hold });
+  const all: EngineEvent[] = [];
+  const networks: EngineEvent[] = [];
+  bus.subscribe().onEvent((e) => all.push(e));
+  bus.subscribe((e) => e.Type === 'network').onEvent((e) => networks.push(e));
+
+  const h = (hold = new AnswerHold());
+  bus.publish('container', 'destroy', 'a'); // held
+  hold = undefined;
+  bus.publish('network', 'create', 'b'); // outside any request, but behind 'a' for the first subscriber
+  expect(ids(all)).toEqual([]);
+  expect(ids(networks)).toEqual(['b']); // nothing held before it there
+  bus.publish('container', 'die', 'c');
+  expect(bus.history().map((e) => e.Actor.ID)).toEqual(['a', 'b', 'c']); // the ring has them as published
+
+  h.release();
+  expect(ids(all)).toEqual(['a', 'b', 'c']);
+  bus.publish('container', 'die', 'd');
+  expect(ids(all)).toEqual(['a', 'b', 'c', 'd']); // nothing waits: during the publish again
+
+  // a released hold holds nothing; two holds released out of order deliver up to the first still held
+  hold = h;
+  bus.publish('container', 'start', 'e');
+  expect(ids(all).at(-1)).toBe('e');
+  const h1 = (hold = new AnswerHold());
+  bus.publish('container', 'kill', 'f');
+  const h2 = (hold = new AnswerHold());
+  bus.publish('container', 'stop', 'g');
+  h2.release();
+  expect(ids(all).at(-1)).toBe('e');
+  h1.release();
+  expect(ids(all).slice(-2)).toEqual(['f', 'g']);
+});
+
+test('a subscriber with too many events held back is dropped as overflowed', () => {
+  const hold = new AnswerHold();
+  const bus = new EventBus({ holdOf: () => hold, queueLimit: 2 });
+  const sub = bus.subscribe();
+  let overflowed = false;
+  sub.onEvent(() => undefined);
+  sub.onOverflow(() => (overflowed = true));
+  for (const id of ['a', 'b', 'c']) bus.publish('image', 'tag', id);
+  expect([overflowed, bus.listeners]).toEqual([true, 0]);
+  hold.release();
+});
+
+describe('through the app', () => {
+  const bus = new EventBus({ holdOf: currentAnswer });
+  const seen: { id: string; answered: boolean }[] = [];
+  // whether each request's answer is out, asked when its event is delivered
+  const answered = new Map<string, () => boolean>();
+  bus.subscribe().onEvent((e) => seen.push({ id: e.Actor.ID, answered: answered.get(e.Actor.ID)?.() ?? false }));
+  const tick = () => new Promise((r) => setImmediate(r));
+  const routes: Route[] = [
+    {
+      // as DELETE /containers/(id): publishes, then answers a while later
+      method: 'delete',
+      path: '/things/:id',
+      handler: async (req, res) => {
+        await tick();
+        bus.publish('container', 'destroy', String(req.params.id));
+        await new Promise((r) => setTimeout(r, 30));
+        answered.set(String(req.params.id), () => res.writableFinished);
+        res.status(204).end();
+      },
+    },
+    {
+      // a streamed answer: what it publishes after its head flows while it lasts
+      method: 'post',
+      path: '/stream/:id',
+      handler: async (req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{}\n');
+        answered.set(String(req.params.id), () => res.headersSent);
+        await new Promise((r) => setTimeout(r, 20));
+        bus.publish('container', 'create', String(req.params.id));
+        await new Promise((r) => setTimeout(r, 200));
+        res.end();
+      },
+    },
+    {
+      // a hijacked answer (attach, exec start)
+      method: 'post',
+      path: '/hijack/:id',
+      handler: async (req, res) => {
+        const { stream } = hijack(req, res);
+        answered.set(String(req.params.id), () => true);
+        await tick();
+        await tick();
+        bus.publish('container', 'attach', String(req.params.id));
+        await new Promise((r) => setTimeout(r, 100));
+        stream.end();
+      },
+    },
+    {
+      // never answers: the client gives up
+      method: 'post',
+      path: '/hang/:id',
+      handler: async (req) => {
+        bus.publish('container', 'kill', String(req.params.id));
+        answered.set(String(req.params.id), () => req.socket.destroyed);
+        await new Promise(() => undefined);
+      },
+    },
+  ];
+
+  test('an event published while answering goes out after the answer; one outside waits behind it', async () => {
+    const s = await serveRoutes(routes);
+    try {
+      seen.length = 0;
+      const del = s.request('DELETE', '/things/d1');
+      del.catch(() => undefined); // (a failed expectation below closes the server under it)
+      await new Promise((r) => setTimeout(r, 10));
+      answered.set('outside', () => answered.get('d1')!());
+      bus.publish('container', 'die', 'outside'); // published after the held destroy: delivered after it
+      expect(seen).toEqual([]);
+      expect((await del).status).toBe(204);
+      expect(seen).toEqual([
+        { id: 'd1', answered: true },
+        { id: 'outside', answered: true },
+      ]);
+
+      // streamed: the event comes while the stream still runs
+      seen.length = 0;
+      const streamed = s.request('POST', '/stream/s1');
+      streamed.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual([{ id: 's1', answered: true }]);
+      await streamed;
+
+      // hijacked: the same once the raw head is written
+      seen.length = 0;
+      const raw = net.connect(s.port, '127.0.0.1');
+      raw.on('error', () => undefined);
+      raw.resume();
+      raw.write('POST /hijack/h1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toEqual([{ id: 'h1', answered: true }]);
+      await new Promise((r) => raw.once('close', r));
+
+      // a client that leaves before the answer releases what its request held
+      seen.length = 0;
+      const r = http.request({ host: '127.0.0.1', port: s.port, method: 'POST', path: '/hang/x1' });
+      r.on('error', () => undefined);
+      r.end();
+      await new Promise((res) => setTimeout(res, 50));
+      expect(seen).toEqual([]);
+      r.destroy();
+      for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(seen).toEqual([{ id: 'x1', answered: true }]);
+    } finally {
+      await s.close();
+    }
+  });
+});
