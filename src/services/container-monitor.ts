@@ -19,6 +19,11 @@ import type { ContainerNetworking } from './container-network';
 import type { ContainerLive } from './container-live';
 import { SNAPSHOTTER } from './images';
 import { deleteNetns } from '../network/sandbox';
+import { reapOrphanShims } from '../containerd/orphan-shims';
+
+/** When shims containerd let go of are looked for again after a start (containerd gives a cancelled Create's shim
+ * 5 s to delete its task, then cleans up after it; on a loaded machine that takes a few seconds more). */
+const SHIM_SWEEPS_MS = [15_000, 60_000];
 
 export interface ContainerMonitorDeps {
   ctr: Containerd;
@@ -39,6 +44,8 @@ export class ContainerMonitor {
   private closed = false;
   /** Exits being recorded, their record writes and network teardowns, restarts by policy under way. */
   private readonly work = new InFlight();
+  private readonly sweeps = new Set<NodeJS.Timeout>();
+  private failureSweep?: NodeJS.Timeout;
 
   constructor(private readonly d: ContainerMonitorDeps) {}
 
@@ -49,6 +56,9 @@ export class ContainerMonitor {
    */
   close(timeoutMs = 10_000): Promise<boolean> {
     this.closed = true;
+    for (const t of this.sweeps) clearTimeout(t);
+    this.sweeps.clear();
+    clearTimeout(this.failureSweep);
     return this.work.drain(timeoutMs);
   }
 
@@ -217,9 +227,39 @@ export class ContainerMonitor {
     }
   }
 
+  /**
+   * Kills the shims of berth's namespace that containerd has let go of (see containerd/orphan-shims), `afterMs`
+   * from now; with `taskIds` (only while no task can be in creation), also those of no task containerd lists.
+   */
+  sweepShims(afterMs = 0, taskIds?: ReadonlySet<string>): void {
+    const sweep = () => {
+      if (this.closed) return;
+      for (const s of reapOrphanShims({ namespace: this.ctr.namespace, address: this.ctr.address, taskIds })) this.d.logger.info('killed a shim containerd had let go of', { id: s.id, pid: s.pid });
+    };
+    if (afterMs <= 0) return sweep();
+    const t = setTimeout(() => {
+      this.sweeps.delete(t);
+      sweep();
+    }, afterMs);
+    t.unref();
+    this.sweeps.add(t);
+  }
+
+  /** After a start failed once its task's Create was asked: one sweep, 15 s after the last such failure. */
+  sweepShimsAfterFailure(): void {
+    clearTimeout(this.failureSweep);
+    this.failureSweep = setTimeout(() => this.sweepShims(), SHIM_SWEEPS_MS[0]);
+    this.failureSweep.unref();
+  }
+
   /** Re-attaches to what containerd kept while berth was down. */
   async reconcile(): Promise<void> {
     const tasks = await taskApi.list(this.ctr);
+    // A task Create cut short by berth's death leaves a shim containerd forgets (not listed, or soon not): nothing
+    // of this berth creates tasks yet, so every shim of no listed task goes now, and those whose Create containerd
+    // was still undoing go at the later sweeps.
+    this.sweepShims(0, new Set(tasks.map((t) => t.id)));
+    for (const ms of SHIM_SWEEPS_MS) this.sweepShims(ms);
     const taskById = new Map(tasks.map((t) => [t.id, t]));
     for (const rec of this.d.store.all()) {
       const t = taskById.get(rec.Id);

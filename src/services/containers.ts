@@ -222,6 +222,8 @@ export class ContainerService {
       io.removeFifos();
       live.io = undefined;
       await taskApi.remove(this.ctr, rec.Id).catch(() => undefined);
+      // (a Create containerd gave up on may leave its shim behind, let go of a few seconds later)
+      this.monitor.sweepShimsAfterFailure();
       await this.monitor.teardownNetwork(rec).done;
       await this.config.unmountPluginVolumes(rec);
       if (err instanceof VolumeMountError || err instanceof UserLookupError) {

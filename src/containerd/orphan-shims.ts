@@ -1,0 +1,108 @@
+// Shims containerd has let go of. When the client that asked for a task's Create goes away mid-call (berthd
+// SIGKILLed), containerd 1.6 cancels the Create and asks the new shim to delete the task, giving it 5 s. A shim still
+// busy creating (opening the task's stdout FIFO, whose reader died with berthd) does not answer in time; containerd
+// then forgets it, runs its own clean-up and removes the bundle, but the shim process stays, idle, for ever: nobody
+// will ask it to shut down (four were found after a CI run of faults.test.ts). It is found here by its command line
+// (`containerd-shim-runc-v2 -namespace NS -id ID -address ADDR`) and killed: berth owns its namespace, so a shim of
+// it that containerd lists no task for, or whose bundle is gone, serves nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface ShimProcess {
+  pid: number;
+  id: string;
+  namespace: string;
+  /** containerd's socket, as the shim was given it */
+  address: string;
+  /** its working directory (the task's bundle) was removed: containerd has let go of it */
+  bundleGone: boolean;
+}
+
+function flagValue(args: string[], name: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : '';
+}
+
+/** The containerd v2 shims running (their daemons, not the short-lived `start`/`delete` calls), from `procRoot`. */
+export function listShims(procRoot = '/proc'): ShimProcess[] {
+  const out: ShimProcess[] = [];
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync(procRoot);
+  } catch {
+    return out;
+  }
+  for (const p of entries) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const args = fs.readFileSync(path.join(procRoot, p, 'cmdline'), 'utf8').split('\0').filter(Boolean);
+      if (!args.length || !path.basename(args[0]).startsWith('containerd-shim')) continue;
+      if (args.includes('start') || args.includes('delete')) continue;
+      const id = flagValue(args, '-id');
+      const namespace = flagValue(args, '-namespace');
+      if (!id || !namespace) continue;
+      const cwd = fs.readlinkSync(path.join(procRoot, p, 'cwd'));
+      // containerd removes a bundle by renaming it to `.<id>` first; the kernel marks a removed cwd `(deleted)`
+      const bundleGone = cwd.endsWith(' (deleted)') || path.basename(cwd) === `.${id}`;
+      out.push({ pid: Number(p), id, namespace, address: flagValue(args, '-address'), bundleGone });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return out;
+}
+
+const socketPath = (a: string) => path.resolve(a.replace(/^unix:\/\//, ''));
+
+/**
+ * The shims of `namespace` on the containerd at `address` that serve nothing: those whose bundle is gone, and, when
+ * `taskIds` (containerd's task list) is given, those of no task in it. Only ask with `taskIds` when no task Create
+ * of this namespace can be under way (at start-up, before berth serves): a Create's shim runs before its task is
+ * listed.
+ */
+export function orphanShims(shims: ShimProcess[], o: { namespace: string; address: string; taskIds?: ReadonlySet<string> }): ShimProcess[] {
+  const address = socketPath(o.address);
+  return shims.filter((s) => s.namespace === o.namespace && socketPath(s.address) === address && (s.bundleGone || (o.taskIds !== undefined && !o.taskIds.has(s.id))));
+}
+
+/** The children of `pid` (a shim's: the processes of a container it ran, reparented to it as subreaper). */
+function childrenOf(pid: number, procRoot: string): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync(procRoot);
+  } catch {
+    return out;
+  }
+  for (const p of entries) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = fs.readFileSync(path.join(procRoot, p, 'stat'), 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(p));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Kills the orphaned shims (and what still runs under them); returns those it killed. */
+export function reapOrphanShims(o: { namespace: string; address: string; taskIds?: ReadonlySet<string>; procRoot?: string; kill?: (pid: number) => void }): ShimProcess[] {
+  const procRoot = o.procRoot ?? '/proc';
+  const kill =
+    o.kill ??
+    ((pid: number) => {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    });
+  const orphans = orphanShims(listShims(procRoot), o);
+  for (const s of orphans) {
+    for (const c of childrenOf(s.pid, procRoot)) kill(c);
+    kill(s.pid);
+  }
+  return orphans;
+}
