@@ -1,7 +1,8 @@
 // The express app: version prefix handling, the reference's common headers, route registration, one error writer,
 // and the reference's 404 for unknown routes. Connections that ask for `Upgrade:` (attach, exec start, websocket)
 // are fed through the same app with their raw socket available for hijacking (see server.ts and hijack.ts).
-import express, { NextFunction, Request, Response } from 'express';
+import express = require('express');
+import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import { invalidParameter } from '../errors';
 import { compareVersions, DEFAULT_API_VERSION, MAX_API_VERSION, MIN_API_VERSION } from '../translate/version/features';

@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import type { Socket } from 'node:net';
-import type express from 'express';
+import type * as express from 'express';
 import type { ApiRequest } from './app';
 import { parseHost, type HostSpec, type TlsFiles } from './listeners';
 

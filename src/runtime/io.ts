@@ -51,8 +51,8 @@ export interface CapturedOutput {
   close(): void;
 }
 
-/** Every exec's output is read into this one buffer (see attachReader). */
-const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/** Every exec's output is read into this one buffer (see attachReader), made at the first exec's. */
+let readBuffer: Buffer | undefined;
 
 export class ContainerIO {
   private readonly listeners = new Set<OutputListener>();
@@ -101,12 +101,13 @@ export class ContainerIO {
   private attachReader(stream: StreamName, file: string): void {
     // Read into one buffer shared by every container's outputs (no buffer per read, no stream machinery): what is
     // read is logged at once, and listeners that keep it get their own copy.
+    const buf = (readBuffer ??= Buffer.allocUnsafe(64 * 1024));
     const r = openReader(file, (n) => {
       if (this.listeners.size) {
-        const chunk = Buffer.from(READ_BUFFER.subarray(0, n));
+        const chunk = Buffer.from(buf.subarray(0, n));
         for (const l of this.listeners) l(stream, chunk);
       }
-    }, READ_BUFFER);
+    }, buf);
     this.open++;
     let ended = false;
     const end = () => {

@@ -49,9 +49,9 @@ export function incompleteUtf8Tail(b: Buffer): number {
  * One output buffer for every encoder: encoding is synchronous and its result is written out before the next call,
  * so containers need not each keep one. It grows to the largest chunk's need.
  */
-let shared = Buffer.allocUnsafe(256 * 1024);
+let shared: Buffer | undefined; // made at the first encode (an idle berth holds none)
 function scratch(size: number): Buffer {
-  if (shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, shared.length * 2));
+  if (!shared || shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, (shared?.length ?? 128 * 1024) * 2));
   return shared;
 }
 
@@ -166,11 +166,17 @@ export function sharedLogDecoder(): LogDecoder | undefined {
   return decoder ?? undefined;
 }
 
-let simd: SimdEncoder | undefined;
-try {
-  simd = new SimdEncoder();
-} catch {
-  simd = undefined; // no WebAssembly SIMD here: the byte-by-byte encoder does it all
+// Compiled and instantiated at the first encode of this thread: an idle berth holds neither the module nor its memory.
+let simdEncoder: SimdEncoder | null | undefined;
+function simd(): SimdEncoder | undefined {
+  if (simdEncoder === undefined) {
+    try {
+      simdEncoder = new SimdEncoder();
+    } catch {
+      simdEncoder = null; // no WebAssembly SIMD here: the byte-by-byte encoder does it all
+    }
+  }
+  return simdEncoder ?? undefined;
 }
 
 /**
@@ -188,7 +194,8 @@ export class LogEncoder {
 
   encode(chunk: Buffer, stream: StreamName, time: string): Buffer {
     this.lastValid = isUtf8(chunk);
-    if (this.lastValid && simd && !this.bytewise) return simd.encode(chunk, stream, time);
+    const fast = this.lastValid && !this.bytewise ? simd() : undefined;
+    if (fast) return fast.encode(chunk, stream, time);
     return this.encodeEscaped(chunk, stream, time);
   }
 

@@ -1,7 +1,7 @@
 // dockerode 5 against berth, called as its users call it: run with an attached stdin, exec, logs, archives,
 // networks with aliases, volumes, healthchecks, buildImage.
 import { PassThrough, Readable } from 'node:stream';
-import Docker from 'dockerode';
+import Docker = require('dockerode');
 import * as tar from 'tar-stream';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';

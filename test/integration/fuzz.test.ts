@@ -14,7 +14,7 @@ import { Fuzzer, FuzzRequest, send } from '../helpers/fuzz';
 import { request } from '../helpers/berth';
 import { berthdLauncher, type Berthd } from '../helpers/berthd-process';
 import { buildBusyboxImage } from '../helpers/busybox-image';
-import WebSocket from 'ws';
+import WebSocket = require('ws');
 
 const top = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-fuzz-'));
 const dir = path.join(top, 'a', 'b', 'c');

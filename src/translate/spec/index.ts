@@ -1,6 +1,6 @@
 // Config/HostConfig → OCI runtime spec: a default Linux spec like the reference engine's, then one small option per
 // concern. Pure: image config, users, devices and mounts are resolved by the service and passed in as data.
-import seccompDefault from './seccomp-default.json';
+import seccompDefault = require('./seccomp-default.json');
 import type { ContainerConfig, HostConfig, OciDevice, OciMount, OciSpec } from '../../types/config';
 
 
