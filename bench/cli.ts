@@ -4,9 +4,13 @@
 // which needs busybox:latest; left out when it does not answer).
 // (a) one run at a time, NetworkMode none and the default bridge, interleaved samples (issue 20, goal 2);
 // (b) 40 runs, 8 at a time, none (goal 3), in interleaved rounds;
-// berth's CPU time per run (its process's utime+stime) is reported too: steadier than wall time on a shared machine.
+// berth's CPU time per run (its process's and its command helper's, with what they ran; the mean over the samples, the
+// clock ticks being 10 ms) is reported too: steadier than wall time on a shared machine.
 // BERTH_BASE_DIST=/path/to/an/older/dist adds a second berthd built from it (another namespace, same containerd),
-// interleaved with the first: before/after figures from one run.
+// interleaved with the first: before/after figures from one run. BENCH_KINDS=berthNone,baseNone,ctrRun (say) runs
+// only those kinds (of berthNone, berthBridge, baseNone, baseBridge, ctrRun, refNone, refBridge; the 40 runs 8 at a
+// time follow: berth, base, ctrRun, ref; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
+// first berthd: a timeline of its requests, containerd calls, commands and fsyncs (bench/trace-summary.ts sums it).
 // Run: npm run bench:cli [samples] [rounds]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,7 +26,7 @@ import { removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const median = (xs: number[] | undefined) => (xs ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN : NaN);
 const r1 = (x: number) => +x.toFixed(1);
 const r2 = (x: number) => +x.toFixed(2);
 
@@ -36,12 +40,30 @@ function ping(socket: string): Promise<boolean> {
   });
 }
 
-/** utime + stime of a process, in ms. */
+/**
+ * CPU time of a process and of its helpers, in ms: its utime + stime, its reaped children's, and the same for each
+ * child still running (berthd's command helper, whose reaped children are the `ip`, `mkfifo` and CNI plugins it ran).
+ */
 function cpuMs(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  let f: string;
+  try {
+    f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return 0; // (a child gone meanwhile: its time is in its parent's reaped children's from then on)
+  }
   const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const own = ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  let children = 0;
+  try {
+    for (const t of fs.readdirSync(`/proc/${pid}/task`))
+      for (const c of fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean)) children += cpuMs(Number(c));
+  } catch {
+    /* gone meanwhile */
+  }
+  return own + children;
 }
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Runs a command to its end; its time in ms (a failure is an error: a benchmark of failing runs is no benchmark). */
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -76,9 +98,10 @@ async function main(): Promise<void> {
   const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-cli-${process.pid}`;
   const bridge = { name: 'bbcli0', subnet: '10.253.249.0/24' };
-  const startBerthd = (main: string, sock: string, name: string, b: typeof bridge) =>
-    spawn(process.execPath, ['--max-semi-space-size=1', main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore' });
-  const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge);
+  const trace = process.env.BENCH_TRACE;
+  const startBerthd = (main: string, sock: string, name: string, b: typeof bridge, traced = false) =>
+    spawn(process.execPath, ['--max-semi-space-size=1', ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
+  const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge, true);
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const baseDist = process.env.BERTH_BASE_DIST;
   const baseSocket = path.join(dir, 'base.sock');
@@ -105,6 +128,8 @@ async function main(): Promise<void> {
       ctrRun,
       ...(withRef ? { refNone: docker(REF_SOCK, 'none'), refBridge: docker(REF_SOCK, 'bridge') } : {}),
     };
+    const only = process.env.BENCH_KINDS?.split(',');
+    if (only) for (const k of Object.keys(kinds)) if (!only.includes(k)) delete kinds[k];
     // warm-up: one of each; a reference mode that fails (its docker0 gone, say) is left out and named in the report
     const refFailures: Record<string, string> = {};
     for (const [k, f] of Object.entries(kinds))
@@ -125,7 +150,7 @@ async function main(): Promise<void> {
         if (pid) (k === 'berthNone' ? berthCpu : baseCpu).push(cpuMs(pid) - c0);
       }
     // (b) 40 runs, 8 at a time
-    const par: Record<string, () => Promise<number>> = { berth: kinds.berthNone, ...(base ? { base: kinds.baseNone } : {}), ctrRun, ...(kinds.refNone ? { ref: kinds.refNone } : {}) };
+    const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}) };
     const p: Record<string, number[]> = Object.fromEntries(Object.keys(par).map((k) => [k, []]));
     const berthCpu40: number[] = [];
     const baseCpu40: number[] = [];
@@ -142,8 +167,8 @@ async function main(): Promise<void> {
       rounds,
       load: os.loadavg().map(r2),
       runMs: Object.fromEntries(Object.keys(t).map((k) => [k, { median: r1(m(k)), min: r1(Math.min(...t[k])), max: r1(Math.max(...t[k])) }])),
-      berthCpuMsPerRun: r1(median(berthCpu)),
-      ...(base ? { baseCpuMsPerRun: r1(median(baseCpu)), berthNoneOverBase: r2(m('berthNone') / m('baseNone')), berthBridgeOverBase: r2(m('berthBridge') / m('baseBridge')) } : {}),
+      berthCpuMsPerRun: r1(mean(berthCpu)),
+      ...(base ? { baseCpuMsPerRun: r1(mean(baseCpu)), berthNoneOverBase: r2(m('berthNone') / m('baseNone')), berthBridgeOverBase: r2(m('berthBridge') / m('baseBridge')) } : {}),
       ratios: {
         berthNoneOverCtr: r2(m('berthNone') / m('ctrRun')),
         berthBridgeOverNone: r2(m('berthBridge') / m('berthNone')),

@@ -1,0 +1,94 @@
+// A timeline of berthd's work, for profiling (not loaded in production): preloaded into a berthd process with
+// `node -r dist/bench/trace.js dist/src/main.js …` and BERTH_TRACE=<file>, it appends one line per event to the file,
+// each with the ms since the process started: an HTTP request's arrival and its answer (`http> POST /…`,
+// `http< POST /… 3.21`), a containerd call's start and its duration (`grpc /containerd.services…/Create 12.0 2.85`),
+// an event from containerd's stream (`grpc-event`), a command of the command helper (`cmd ip netns attach … 4.10`),
+// an fsync (`fsync 0.92`), and the writes of an /events stream (`events-write`). bench:cli sets it up when
+// BENCH_TRACE=<file> is given; bench/trace-summary.ts turns the file into per-phase medians.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+
+const file = process.env.BERTH_TRACE;
+if (file) {
+  const fd = fs.openSync(file, 'a');
+  const t0 = process.hrtime.bigint();
+  const now = () => Number(process.hrtime.bigint() - t0) / 1e6;
+  const f2 = (x: number) => x.toFixed(2);
+  const log = (s: string) => fs.writeSync(fd, `${f2(now())} ${s}\n`);
+
+  // containerd calls, through berth's client facade (grpc-js's generated methods keep its original functions)
+  const req = require as NodeRequire;
+  type Fn = (...a: unknown[]) => unknown;
+  const client = req(path.resolve(__dirname, '../src/containerd/client.js')) as { Containerd: { prototype: Record<string, Fn> } };
+  const facade = client.Containerd.prototype.facade;
+  client.Containerd.prototype.facade = function (this: unknown, arg: unknown) {
+    const c = arg as { constructor: { service?: Record<string, { path: string }> } };
+    const f = facade.call(this, c) as Record<string, Fn>;
+    return new Proxy({}, {
+      get: (_t, name: string) => (...a: unknown[]) => {
+        const s = now();
+        const what = (c.constructor.service?.[name]?.path ?? name).replace('/containerd.services.', '');
+        const p = f[name](...a) as Promise<unknown>;
+        p.then(
+          () => log(`grpc ${what} ${f2(s)} ${f2(now() - s)}`),
+          () => log(`grpc ${what} ${f2(s)} ${f2(now() - s)} ERR`),
+        );
+        return p;
+      },
+    });
+  };
+
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (this: http.Server, ev: string, ...a: unknown[]) {
+    if (ev === 'upgrade') log(`upgrade> ${(a[0] as http.IncomingMessage).method} ${(a[0] as http.IncomingMessage).url}`);
+    if (ev === 'request') {
+      const [rq, rs] = a as [http.IncomingMessage, http.ServerResponse];
+      const s = now();
+      const what = `${rq.method} ${rq.url}`;
+      log(`http> ${what}`);
+      rs.on('finish', () => log(`http< ${what} ${f2(now() - s)}`));
+      if (rq.url?.includes('/events')) {
+        const w = rs.write;
+        rs.write = function (this: http.ServerResponse, ...wa: unknown[]) {
+          log(`events-write ${String(wa[0]).slice(0, 120).replace(/\s+/g, ' ')}`);
+          return (w as Fn).apply(this, wa) as boolean;
+        } as typeof rs.write;
+      }
+    }
+    return (emit as Fn).call(this, ev, ...a) as boolean;
+  } as typeof http.Server.prototype.emit;
+
+  // the command helper (berth's own module, as main.js loads it)
+  const sp = req(path.resolve(__dirname, '../src/spawner.js')) as typeof import('../src/spawner');
+  const run = sp.Spawner.prototype.run;
+  sp.Spawner.prototype.run = async function (this: unknown, f: string, args: string[], o?: unknown) {
+    const s = now();
+    try {
+      return await run.call(this, f, args, o as never);
+    } finally {
+      log(`cmd ${f} ${args.join(' ').slice(0, 80)} ${f2(s)} ${f2(now() - s)}`);
+    }
+  } as typeof run;
+
+  // fsync of a FileHandle (the records' atomic writes)
+  const open = fs.promises.open;
+  let patched = false;
+  fs.promises.open = async function (...a: Parameters<typeof open>) {
+    const fh = await open(...a);
+    if (!patched) {
+      patched = true;
+      const p = Object.getPrototypeOf(fh) as { sync: () => Promise<void> };
+      const sync = p.sync;
+      p.sync = async function (this: unknown) {
+        const s = now();
+        try {
+          return await sync.call(this);
+        } finally {
+          log(`fsync ${f2(s)} ${f2(now() - s)}`);
+        }
+      };
+    }
+    return fh;
+  } as typeof open;
+}
