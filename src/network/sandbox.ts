@@ -1,5 +1,6 @@
 // Network namespaces for containers: named ones made with iproute2 (`ip netns add`), so their path is stable
-// (it goes into the OCI spec at create) and they can be found again after a berth restart.
+// (it goes into the OCI spec at create) and they can be found again after a berth restart; NetworkMode none's, which
+// runc makes, named by a link to the task's own (nameNetnsOf).
 import * as fs from 'node:fs';
 import { spawner, type CommandFailed } from '../spawner';
 
@@ -23,20 +24,43 @@ export function netnsPath(containerId: string): string {
 
 export async function createNetns(containerId: string): Promise<string> {
   const p = netnsPath(containerId);
-  if (!fs.existsSync(p)) await ip(['netns', 'add', netnsName(containerId)]);
+  const st = taken(p);
+  if (st?.isSymbolicLink()) await fs.promises.unlink(p).catch(() => undefined); // (a NetworkMode none name left)
+  if (!st || st.isSymbolicLink()) await ip(['netns', 'add', netnsName(containerId)]);
   return p;
 }
 
-/** Names the network namespace of a running process PID as the container's (`ip netns attach`), in place of a stale one. */
-export async function attachNetns(containerId: string, pid: number): Promise<string> {
+/** Whether the name is taken: a bind mount (`ip netns add`/`attach`) or a link (nameNetnsOf), dangling or not. */
+function taken(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Names the network namespace of a running process PID as the container's, in place of a stale name: a symbolic link
+ * to /proc/PID/ns/net (what `ip netns exec`, `nsenter --net=` and setns(2) open while the process lives). No process
+ * is run for it (`ip netns attach` bind-mounts the same file, at the cost of a fork and an exec at every start and
+ * another at every exit, and a task that is gone already, as `true`'s usually is, fails it anyway). The link is for
+ * the process's life only, which is all a NetworkMode none sandbox is named for: the exit's teardown unlinks it.
+ */
+export async function nameNetnsOf(containerId: string, pid: number): Promise<string> {
   const p = netnsPath(containerId);
-  if (fs.existsSync(p)) await ip(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
-  await ip(['netns', 'attach', netnsName(containerId), String(Math.trunc(pid))]);
+  if (taken(p)) await deleteNetns(containerId);
+  await fs.promises.mkdir(NETNS_DIR, { recursive: true });
+  await fs.promises.symlink(`/proc/${Math.trunc(pid)}/ns/net`, p);
   return p;
 }
 
+/** The container's netns name goes: a link is unlinked, a bind mount unmounted (`ip netns delete`). */
 export async function deleteNetns(containerId: string): Promise<void> {
-  if (fs.existsSync(netnsPath(containerId))) await ip(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
+  const p = netnsPath(containerId);
+  const st = taken(p);
+  if (!st) return;
+  if (st.isSymbolicLink()) await fs.promises.unlink(p).catch(() => undefined);
+  else await ip(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
 }
 
 /** The address the engine's embedded resolver has in every container on a user-defined network. */

@@ -9,7 +9,7 @@ import { BerthError, conflict, invalidParameter, notFound } from '../errors';
 import type { Logger } from '../log';
 import { setupLoopback } from '../network/bridge';
 import { contains, contains6, isIPv6, parseCidr, parseCidr6 } from '../network/ipam';
-import { attachNetns, createNetns, deleteNetns, netnsPath } from '../network/sandbox';
+import { createNetns, deleteNetns, nameNetnsOf, netnsPath } from '../network/sandbox';
 import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
 import type { DnsService } from './dns';
@@ -206,12 +206,12 @@ export class ContainerNetworking {
 
   /**
    * NetworkMode none: the namespace runc made for the task (with its loopback up) gets the container's netns name,
-   * as the engine's sandbox has one (inspect's SandboxKey), off the start's path: `ip netns attach` binds the task's
-   * /proc/PID/ns/net there (a task gone already leaves nothing to name). The teardown waits for it, then deletes it.
+   * as the engine's sandbox has one (inspect's SandboxKey), off the start's path: a link to the task's /proc/PID/ns/net
+   * (no process runs for it; sandbox.ts nameNetnsOf). The teardown waits for it, then deletes it.
    */
   nameSandbox(rec: ContainerRecord, pid: number): void {
     if (rec.HostConfig.NetworkMode !== 'none' || !pid) return;
-    const naming = attachNetns(rec.Id, pid)
+    const naming = nameNetnsOf(rec.Id, pid)
       .catch((err) => this.d.logger.debug('cannot name the sandbox of a container in NetworkMode none', { id: rec.Id, err: String(err) }))
       .finally(() => {
         if (this.naming.get(rec.Id) === naming) this.naming.delete(rec.Id);
