@@ -80,6 +80,8 @@ export class Containerd {
   readonly snapshots: Unary<SnapshotsClient>;
   readonly tasks: Unary<TasksClient>;
   readonly version: Unary<VersionClient>;
+  /** Changes of the namespace's image records as this client knows them (images.ts: generation, noteChange). */
+  readonly imageChanges = { generation: 0, watched: false };
 
   constructor(opts: ContainerdOptions, protos: LoadedProtos = loadProtos()) {
     this.namespace = opts.namespace;

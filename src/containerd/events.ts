@@ -11,9 +11,10 @@ export interface TaskEventHandler {
   closed(): void;
 }
 
-/** Subscribes to the namespace's `/tasks/*` events; cancel() ends the subscription. */
-export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler): { cancel(): void } {
-  const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace},topic~="^/tasks/"`] }, ctr.metadata());
+/** Subscribes to the namespace's `/tasks/*` events (and `/images/*` with `images`); cancel() ends the subscription. */
+export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler, opts: { images?: boolean } = {}): { cancel(): void } {
+  const topics = opts.images ? '^/(tasks|images)/' : '^/tasks/';
+  const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace},topic~="${topics}"`] }, ctr.metadata());
   // grpc-js ends a failed stream with both 'end' and 'error': each subscription reports its close once (twice
   // made every failed subscription two new ones, doubling while containerd was away)
   let done = false;

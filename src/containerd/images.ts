@@ -28,20 +28,51 @@ export async function get(ctr: Containerd, name: string): Promise<ImageRecord> {
 
 /** A new record; throws (AlreadyExists) when the name is taken. */
 export async function create(ctr: Containerd, image: ImageSpec, lease?: string): Promise<void> {
-  await ctr.images.Create({ image }, call(lease));
+  await changing(ctr, ctr.images.Create({ image }, call(lease)));
 }
 
 /** Points an existing name at `target` with `labels` (both replaced). */
 export async function update(ctr: Containerd, image: ImageSpec, lease?: string): Promise<void> {
-  await ctr.images.Update({ image, update_mask: { paths: ['target', 'labels'] } }, call(lease));
+  await changing(ctr, ctr.images.Update({ image, update_mask: { paths: ['target', 'labels'] } }, call(lease)));
+}
+
+/** Sets one label of image `name` (its other labels and target are kept). */
+export async function setLabel(ctr: Containerd, name: string, key: string, value: string): Promise<void> {
+  await changing(ctr, ctr.images.Update({ image: { name, labels: { [key]: value } }, update_mask: { paths: [`labels.${key}`] } }));
 }
 
 /** Deletes the record (asynchronous garbage collection); throws (NotFound) when there is none. */
-/** Sets one label of image `name` (its other labels and target are kept). */
-export async function setLabel(ctr: Containerd, name: string, key: string, value: string): Promise<void> {
-  await ctr.images.Update({ image: { name, labels: { [key]: value } }, update_mask: { paths: [`labels.${key}`] } });
+export async function remove(ctr: Containerd, name: string): Promise<void> {
+  await changing(ctr, ctr.images.Delete({ name, sync: false }));
 }
 
-export async function remove(ctr: Containerd, name: string): Promise<void> {
-  await ctr.images.Delete({ name, sync: false });
+// ---- changes: what a cache of the list needs to know ---------------------------------------------------------
+
+/**
+ * A number that changes whenever the namespace's image records may have: at each write through this facade (before
+ * and after it) and at each of containerd's /images/ events (noteChange, from the event bridge). Undefined while no
+ * event stream watches them (another client's write would go unseen): nothing is to be cached then.
+ */
+export function generation(ctr: Containerd): number | undefined {
+  return ctr.imageChanges.watched ? ctr.imageChanges.generation : undefined;
+}
+
+/** The records may have changed (an /images/ event, or the stream of them opened again after a gap). */
+export function noteChange(ctr: Containerd): void {
+  ctr.imageChanges.generation++;
+}
+
+/** Whether an event stream now reports the namespace's image changes to noteChange. */
+export function setWatched(ctr: Containerd, watched: boolean): void {
+  ctr.imageChanges.watched = watched;
+  noteChange(ctr);
+}
+
+async function changing(ctr: Containerd, write: Promise<unknown>): Promise<void> {
+  noteChange(ctr);
+  try {
+    await write;
+  } finally {
+    noteChange(ctr);
+  }
 }

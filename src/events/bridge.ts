@@ -1,9 +1,11 @@
 // One containerd event subscription for berth's namespace, turned into callbacks for what only the runtime knows
-// (OOM kills, and task exits as a second source next to Tasks.Wait). Reconnects with backoff when containerd
-// restarts or the stream breaks.
+// (OOM kills, and task exits as a second source next to Tasks.Wait), and into the image records' change count that
+// ImageService's cache of the image list goes by (containerd/images.ts generation: any /images/ event, and the
+// stream's gaps). Reconnects with backoff when containerd restarts or the stream breaks.
 import type { Containerd } from '../containerd/client';
 import { backoffMs } from '../containerd/backoff';
 import { subscribeTaskEvents } from '../containerd/events';
+import * as imageApi from '../containerd/images';
 import type { Logger } from '../log';
 import { fromProtoTime } from '../translate/time';
 
@@ -31,11 +33,14 @@ export class EventBridge {
     const token = {};
     this.current = token;
     const call = subscribeTaskEvents(this.ctr, {
+      // (containerd sends the stream's headers with its first event)
       opened: () => {
         accepted = true;
         this.failures = 0;
+        if (this.current === token) imageApi.setWatched(this.ctr, true);
       },
       event: (topic, payload) => {
+        if (topic.startsWith('/images/')) return imageApi.noteChange(this.ctr);
         try {
           if (topic === '/tasks/oom') {
             const ev = payload<{ container_id: string }>();
@@ -51,6 +56,7 @@ export class EventBridge {
       // one subscription at a time: the next one after a wait that grows while containerd stays away
       closed: () => {
         if (this.current !== token) return;
+        imageApi.setWatched(this.ctr, false);
         this.current = undefined;
         this.call = undefined;
         if (this.stopped) return;
@@ -61,7 +67,7 @@ export class EventBridge {
         this.timer = setTimeout(() => this.start(), delayMs);
         this.timer.unref();
       },
-    });
+    }, { images: true });
     if (this.current === token) this.call = call;
   }
 
@@ -79,6 +85,7 @@ export class EventBridge {
     const call = this.call;
     this.call = undefined;
     this.current = undefined;
+    imageApi.setWatched(this.ctr, false);
     call?.cancel();
   }
 }

@@ -58,6 +58,8 @@ export class ImageService {
   private readonly importer: ImageImporter;
   private readonly manifests = new Map<string, ManifestInfo>();
   private readonly configs = new Map<string, OCIImageConfig>();
+  /** The image records last listed, and the imageApi.generation they were read at (allImages). */
+  private listed?: { gen: number; all: { image: imageApi.ImageRecord; id: string }[] };
   /** GraphDriver.Data by snapshot chain: a committed snapshot's directories never change while it exists. */
   private readonly graphData = new Map<string, Record<string, string>>();
 
@@ -88,7 +90,14 @@ export class ImageService {
     return c;
   }
 
+  /**
+   * Every image record with its id, read from containerd. The list is kept (`listed`) for resolve while the records
+   * do not change (a write through the images facade or one of containerd's /images/ events changes
+   * imageApi.generation; with no event stream watching them there is none, and nothing is kept): a create resolves
+   * its image without a round trip.
+   */
   private async allImages(): Promise<{ image: imageApi.ImageRecord; id: string }[]> {
+    const gen = imageApi.generation(this.ctr);
     const images = await imageApi.list(this.ctr);
     const out: { image: imageApi.ImageRecord; id: string }[] = [];
     await Promise.all(
@@ -101,6 +110,8 @@ export class ImageService {
         }
       }),
     );
+    // (kept only when nothing changed while it was read)
+    if (gen !== undefined && imageApi.generation(this.ctr) === gen) this.listed = { gen, all: out };
     return out;
   }
 
@@ -134,7 +145,21 @@ export class ImageService {
 
   /** By name[:tag], name@digest, full id, or unique id prefix. */
   async resolve(ref: string): Promise<ResolvedImage> {
-    const all = await this.allImages();
+    // From the list last read when nothing changed since (allImages): what is not found there, found twice or gone
+    // meanwhile is asked again.
+    const gen = imageApi.generation(this.ctr);
+    const listed = gen !== undefined && this.listed?.gen === gen ? this.listed.all : undefined;
+    if (listed) {
+      try {
+        return await this.resolveIn(listed, ref);
+      } catch {
+        /* asked again */
+      }
+    }
+    return this.resolveIn(await this.allImages(), ref);
+  }
+
+  private async resolveIn(all: { image: imageApi.ImageRecord; id: string }[], ref: string): Promise<ResolvedImage> {
     const byId = (id: string) => all.filter((a) => a.id === id).map((a) => a.image);
     const hex = ref.replace(/^sha256:/, '');
     if (isFullId(ref)) {

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { Containerd } from '../../src/containerd/client';
 import { backoffMs } from '../../src/containerd/backoff';
 import { EventBridge } from '../../src/events/bridge';
+import * as imageApi from '../../src/containerd/images';
 import { silentLogger } from '../../src/log';
 
 class FakeStream extends EventEmitter {
@@ -20,6 +21,7 @@ function fakeContainerd(): { ctr: Containerd; streams: FakeStream[]; at: number[
   const at: number[] = [];
   const ctr = {
     namespace: 'ns',
+    imageChanges: { generation: 0, watched: false },
     metadata: () => ({}),
     any: { unpack: () => undefined },
     raw: {
@@ -101,4 +103,27 @@ test('events reach the handlers; a close after close() subscribes nothing', () =
   refuse(streams[0]);
   jest.advanceTimersByTime(10_000);
   expect(streams.length).toBe(1);
+});
+
+// ImageService keeps the image list while imageApi.generation stays the same: defined only while a stream that has
+// delivered (its headers come with containerd's first event) watches the namespace's /images/ events.
+test('image changes: watched once the stream is open, each /images/ event and each gap changes the generation', () => {
+  const { ctr, streams } = fakeContainerd();
+  const bridge = new EventBridge(ctr, { onOOM: () => undefined }, silentLogger());
+  bridge.start();
+  expect(imageApi.generation(ctr)).toBeUndefined();
+  streams[0].emit('metadata', {});
+  const g = imageApi.generation(ctr);
+  expect(g).toEqual(expect.any(Number));
+  streams[0].emit('data', { topic: '/tasks/exit', event: { type_url: 'x', value: Buffer.alloc(0) } });
+  expect(imageApi.generation(ctr)).toBe(g);
+  streams[0].emit('data', { topic: '/images/update', event: { type_url: 'x', value: Buffer.alloc(0) } });
+  expect(imageApi.generation(ctr)).toBe(g! + 1);
+  refuse(streams[0]);
+  expect(imageApi.generation(ctr)).toBeUndefined();
+  jest.advanceTimersByTime(1000);
+  streams[1].emit('metadata', {});
+  expect(imageApi.generation(ctr)).toBeGreaterThan(g! + 1); // (whatever changed in the gap went unseen)
+  bridge.close();
+  expect(imageApi.generation(ctr)).toBeUndefined();
 });
