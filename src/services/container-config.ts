@@ -175,16 +175,29 @@ export class ContainerConfigurator {
       const rootfs = this.prepareRootfs(id, img.chainId, img.id);
       rootfs.catch(() => undefined); // awaited below, or by the undo
       undo.push(() => rootfs.then(() => snapshotApi.remove(this.ctr, SNAPSHOTTER, id), () => undefined));
+      // The container record with its spec, in one call. The spec needs the image's layer directories only for the
+      // image's volumes (their content is copied into new volumes) and for its /etc/passwd and /etc/group (read once
+      // per image): without either, containerd's container is made while the rw snapshot is prepared and the etc
+      // files are written (when no named volume is to be made either: a WorkingDir refused below comes before any
+      // volume, as it did).
+      const container = async (lower: string[]) => {
+        rec.MountPoints = await this.resolveMounts(rec, lower, undo);
+        const spec = await this.buildSpec(rec, img, lower);
+        await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined, systemdCgroup: this.d.systemdCgroup });
+      };
+      const early = !Object.keys(config.Volumes ?? {}).length && this.passwdCache.has(img.chainId) && !(hc.Binds ?? []).some((b) => parseBind(b).named) ? container([]) : undefined;
+      if (early) {
+        early.catch(() => undefined); // awaited below, or by the undo
+        undo.push(() => early.then(() => containerApi.remove(this.ctr, id), () => undefined));
+      }
       await this.d.networking.writeEtcFiles(rec);
-      const mounts = await rootfs;
+      const [mounts] = await Promise.all([rootfs, early]);
       await this.setupWorkingDir(id, config.WorkingDir, mounts);
-      // the image's layers (the init layer is the top one below the rw directory)
-      const lower = layerDirs(mounts).lower.slice(1);
-      rec.MountPoints = await this.resolveMounts(rec, lower, undo);
-      const spec = await this.buildSpec(rec, img, lower);
-      // The container record with its spec, in one call.
-      await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined, systemdCgroup: this.d.systemdCgroup });
-      undo.push(() => containerApi.remove(this.ctr, id));
+      if (!early) {
+        // the image's layers (the init layer is the top one below the rw directory)
+        await container(layerDirs(mounts).lower.slice(1));
+        undo.push(() => containerApi.remove(this.ctr, id));
+      }
       await this.d.store.save(rec);
       this.publish(rec, 'create');
       return { id, warnings: [], mounts, netns };
