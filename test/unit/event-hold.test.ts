@@ -64,6 +64,8 @@ describe('through the app', () => {
   const seen: { id: string; answered: boolean }[] = [];
   // whether each request's answer is out, asked when its event is delivered
   const answered = new Map<string, () => boolean>();
+  // the ids whose handler has published its event (a loaded machine may take longer than any fixed wait to get there)
+  const published = new Set<string>();
   bus.subscribe().onEvent((e) => seen.push({ id: e.Actor.ID, answered: answered.get(e.Actor.ID)?.() ?? false }));
   const tick = () => new Promise((r) => setImmediate(r));
   const routes: Route[] = [
@@ -74,6 +76,7 @@ describe('through the app', () => {
       handler: async (req, res) => {
         await tick();
         bus.publish('container', 'destroy', String(req.params.id));
+        published.add(String(req.params.id));
         await new Promise((r) => setTimeout(r, 30));
         answered.set(String(req.params.id), () => res.writableFinished);
         res.status(204).end();
@@ -125,7 +128,7 @@ describe('through the app', () => {
       seen.length = 0;
       const del = s.request('DELETE', '/things/d1');
       del.catch(() => undefined); // (a failed expectation below closes the server under it)
-      await new Promise((r) => setTimeout(r, 10));
+      while (!published.has('d1')) await new Promise((r) => setTimeout(r, 1));
       answered.set('outside', () => answered.get('d1')!());
       bus.publish('container', 'die', 'outside'); // published after the held destroy: delivered after it
       expect(seen).toEqual([]);
