@@ -11,12 +11,18 @@
 // - berthd's start-up over them (SIGTERM, start again: to the first answered /_ping and to a /containers/json that
 //   lists every one running, which needs every log capture re-attached), median of 3.
 // Run: npm run bench:scale [N] (default 200: on a 2-core machine shared with others; 1000 holds too, slowly);
-// SCALE_REF=0 leaves the reference out.
+// SCALE_REF=0 leaves the reference out. SCALE_INSPECT=1 starts berthd with its inspector and adds, with N running,
+// its RSS after a full GC and the main thread's heap figures; SCALE_HEAPSNAPSHOT=FILE also writes a heap snapshot
+// there. The containers are removed through berthd's API (8 at a time, as they were made) before it stops, then
+// whatever is left in its containerd namespace directly.
+// SCALE_CPUPROF=DIR writes a CPU profile of each start-up over them there. SCALE_HOLD=FILE writes the daemon's pid
+// and socket there once the N run, and waits until the file is removed.
 import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import WebSocket = require('ws');
 import { Containerd } from '../src/containerd/client';
 import { subscribeTaskEvents } from '../src/containerd/events';
 import { request } from '../test/helpers/berth';
@@ -179,12 +185,79 @@ async function subscribers(sock: string): Promise<{ receipts(id: string, n: numb
   };
 }
 
+/** berthd's inspector (SCALE_INSPECT=1): its URL from the stderr berthd printed it on. */
+class Inspector {
+  private url?: string;
+  private seq = 0;
+
+  constructor(child: ChildProcess) {
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      this.url ??= /Debugger listening on (ws:\/\/\S+)/.exec(err)?.[1];
+    });
+  }
+
+  /** Sends each method in turn and gives their results; chunks of a heap snapshot go to `chunk`. */
+  async call(calls: { method: string; params?: unknown }[], chunk?: (s: string) => void): Promise<unknown[]> {
+    if (!this.url) throw new Error('berthd has no inspector');
+    const ws = new WebSocket(this.url);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const out: unknown[] = [];
+    try {
+      for (const c of calls) {
+        const id = ++this.seq;
+        out.push(
+          await new Promise((resolve, reject) => {
+            const on = (m: WebSocket.RawData) => {
+              const msg = JSON.parse(String(m));
+              if (msg.method === 'HeapProfiler.addHeapSnapshotChunk') chunk?.(msg.params.chunk);
+              if (msg.id !== id) return;
+              ws.off('message', on);
+              if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+              else resolve(msg.result);
+            };
+            ws.on('message', on);
+            ws.send(JSON.stringify({ id, method: c.method, params: c.params }));
+          }),
+        );
+      }
+    } finally {
+      ws.close();
+    }
+    return out;
+  }
+
+  /** RSS after a full GC, and the main thread's heap (MB); a heap snapshot written to `file` when given. */
+  async memory(pid: number, file?: string): Promise<Record<string, number>> {
+    await this.call([{ method: 'HeapProfiler.collectGarbage' }]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const [res] = (await this.call([{ method: 'Runtime.evaluate', params: { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true } }])) as { result: { value: string } }[];
+    const mu = JSON.parse(res.result.value) as Record<string, number>;
+    const out = { rssAfterGcMB: r1(rssKB(pid) / 1024), heapUsedMB: r1(mu.heapUsed / 1048576), heapTotalMB: r1(mu.heapTotal / 1048576), externalMB: r1(mu.external / 1048576), arrayBuffersMB: r1(mu.arrayBuffers / 1048576) };
+    if (file) {
+      const fd = fs.openSync(file, 'w');
+      try {
+        await this.call([{ method: 'HeapProfiler.enable' }, { method: 'HeapProfiler.takeHeapSnapshot', params: { reportProgress: false } }], (c) => fs.writeSync(fd, c));
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return out;
+  }
+}
+
 interface Side {
   name: string;
   sock: string;
   pid: () => number;
   /** When a plain gRPC subscriber of the same containerd received the container's /tasks/exit (wall-clock ns). */
   exitEventAt?: (id: string) => bigint | undefined;
+  /** RSS after a full GC and heap figures (berth with SCALE_INSPECT=1). */
+  memory?: () => Promise<Record<string, number>>;
 }
 
 async function measure(side: Side, dir: string, n: number, start: () => Promise<string>, kill: (id: string) => Promise<void>): Promise<Record<string, unknown>> {
@@ -197,6 +270,13 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
   const startAllS = ms(t0) / 1000;
   await new Promise((r) => setTimeout(r, 3000));
   const loaded = rssKB(side.pid());
+  const memory = await side.memory?.();
+  const hold = process.env.SCALE_HOLD;
+  if (hold) {
+    // (a look at the loaded daemon from outside: the bench goes on once the file is gone)
+    fs.writeFileSync(hold, `${side.name} ${side.pid()} ${side.sock}\n`);
+    while (fs.existsSync(hold)) await new Promise((r) => setTimeout(r, 500));
+  }
   const ps: number[] = [];
   for (let i = 0; i < 10; i++) ps.push(await cli(side.sock, ['ps']));
   const list: number[] = [];
@@ -238,6 +318,7 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     idleRssMB: r1(idle / 1024),
     rssMB: r1(loaded / 1024),
     kbPerContainer: r1((loaded - idle) / n),
+    ...(memory ? { withN: memory } : {}),
     startAllS: r1(startAllS),
     dockerPsMs: r1(median(ps)),
     listMs: r1(median(list)),
@@ -263,7 +344,10 @@ async function main(): Promise<void> {
   const ns = `berth-bench-scale-${process.pid}`;
   const bridge = { name: 'bbscale0', subnet: '10.253.243.0/24' };
   const args = ['--max-semi-space-size=1', path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'];
-  let berthd: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
+  const inspect = process.env.SCALE_INSPECT === '1' || !!process.env.SCALE_HEAPSNAPSHOT;
+  let berthd: ChildProcess = spawn(process.execPath, inspect ? ['--inspect=127.0.0.1:0', ...args] : args, { stdio: ['ignore', 'ignore', inspect ? 'pipe' : 'ignore'] });
+  const inspector = inspect ? new Inspector(berthd) : undefined;
+  const berthIds: string[] = [];
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const refIds: string[] = [];
   const withRef = process.env.SCALE_REF !== '0' && (await ping(REF_SOCK)) && fs.existsSync(REF_PIDFILE);
@@ -295,7 +379,18 @@ async function main(): Promise<void> {
       },
       closed: () => undefined,
     });
-    const berth = await measure({ name: 'berth', sock: socket, pid: () => berthd.pid!, exitEventAt: (id) => exitEvents.get(id) }, dir, n, run(socket), kill(socket));
+    const runBerth = run(socket);
+    const berth = await measure(
+      { name: 'berth', sock: socket, pid: () => berthd.pid!, exitEventAt: (id) => exitEvents.get(id), memory: inspector && (() => inspector.memory(berthd.pid!, process.env.SCALE_HEAPSNAPSHOT)) },
+      dir,
+      n,
+      async () => {
+        const id = await runBerth();
+        berthIds.push(id);
+        return id;
+      },
+      kill(socket),
+    );
     plain.cancel();
     // start-up over them
     const startup: number[] = [];
@@ -304,7 +399,9 @@ async function main(): Promise<void> {
       berthd.kill('SIGTERM');
       await new Promise((r) => berthd.once('exit', r));
       const t0 = process.hrtime.bigint();
-      berthd = spawn(process.execPath, args, { stdio: 'ignore' });
+      // SCALE_CPUPROF=DIR: a CPU profile of each start-up (written at its SIGTERM)
+      const prof = process.env.SCALE_CPUPROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SCALE_CPUPROF}`] : [];
+      berthd = spawn(process.execPath, [...prof, ...args], { stdio: 'ignore' });
       await up();
       startup.push(ms(t0));
       for (;;) {
@@ -327,6 +424,12 @@ async function main(): Promise<void> {
     }
     console.log(JSON.stringify({ load: os.loadavg().map(r1), berth, reference: ref, goals: { rssMB: '<= 150 at 1000', dockerPsMs: '<= 20', dockerStatsNoStreamMs: '<= 2000', dieFromExitMedianMs: '<= 5', startupMs: '<= 3000', idleRssMB: '<= 60' } }, null, 2));
   } finally {
+    // Through berthd, as a user would (its sandboxes' netns, FIFOs and records go with them), then what is left.
+    if (berthd.exitCode === null) {
+      await pool(berthIds.length, 8, async (i) => {
+        await request(socket, 'DELETE', `/v1.24/containers/${berthIds[i]}?force=1`).catch(() => undefined);
+      });
+    }
     await stopBerthd(berthd);
     await pool(refIds.length, 8, async (i) => {
       await request(REF_SOCK, 'DELETE', `/v1.24/containers/${refIds[i]}?force=1`).catch(() => undefined);
