@@ -6,6 +6,12 @@ describe('version rules', () => {
     expect(compareVersions('1.24', '1.24')).toBe(0);
     expect(compareVersions('1.24', '1.100')).toBe(-1);
     expect(compareVersions('2.0', '1.99')).toBe(1);
+    // the allocation-free path and the general one agree
+    expect(compareVersions('1.24', '1.24.0')).toBe(0);
+    expect(compareVersions('1.09', '1.9')).toBe(0);
+    expect(compareVersions('1.2.3.4', '1.2.3')).toBe(1);
+    expect(compareVersions('1.1000', '1.999')).toBe(1);
+    expect(compareVersions('1', '1.0')).toBe(0);
   });
 
   test('since markers include their version and exclude earlier ones', () => {

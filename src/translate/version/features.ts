@@ -110,8 +110,36 @@ export const HOST_CONFIG_FIELD_FEATURES: Record<string, Feature> = {
   ...Object.fromEntries(['CpuPercent', 'IOMaximumBandwidth', 'IOMaximumIOps', 'PidsLimit', 'UsernsMode', 'Sysctls', 'StorageOpt'].map((f) => [f, 'HostConfigFieldsSince124'])),
 };
 
+/** "1.24" as 1_024_000 (each part below 1000, at most three parts); -1 for anything else. */
+function versionKey(s: string): number {
+  let key = 0;
+  let part = 0;
+  let parts = 1;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (!digits || ++parts > 3) return -1;
+      key = key * 1000 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3) {
+      part = part * 10 + (c - 48);
+      digits++;
+    } else return -1;
+  }
+  if (!digits) return -1;
+  key = key * 1000 + part;
+  for (; parts < 3; parts++) key *= 1000;
+  return key;
+}
+
 /** Compares "1.9" < "1.18" numerically. */
 export function compareVersions(a: string, b: string): number {
+  // (the common case without allocating: supports() runs several times per container of a list)
+  const ka = versionKey(a);
+  const kb = versionKey(b);
+  if (ka >= 0 && kb >= 0) return ka === kb ? 0 : ka < kb ? -1 : 1;
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
