@@ -47,6 +47,9 @@ export interface ListenOptions {
 }
 
 /** One listener. `address` is the -H form; `target` says where (for fd://, the one passed fd). */
+/** Asked of listen(2), which clamps it to net.core.somaxconn. */
+const LISTEN_BACKLOG = 65535;
+
 export async function listen(app: express.Express, address: string, opts: ListenOptions = {}, target: HostSpec = parseHost(address)): Promise<Listener> {
   // The request line and headers together are capped at 64 KiB (node answers 431 beyond; X-Registry-Config with
   // many registries' credentials stays well below it). Bodies: http/query.ts caps JSON bodies, streams are not capped.
@@ -69,7 +72,10 @@ export async function listen(app: express.Express, address: string, opts: Listen
         server.off('error', reject);
         resolve();
       };
-      if (typeof arg === 'number') server.listen(arg, host, done);
+      // A backlog as the engine's (Go listens with net.core.somaxconn; a larger one is clamped to it): Node's 511
+      // refused connections beyond it (EAGAIN on a unix socket) when `docker stats` of 1,000 containers opened one each.
+      if (typeof arg === 'number') server.listen({ port: arg, host, backlog: LISTEN_BACKLOG }, done);
+      else if (typeof arg === 'string') server.listen({ path: arg, backlog: LISTEN_BACKLOG }, done);
       else server.listen(arg as never, done);
     });
   let socketPath: string | undefined;

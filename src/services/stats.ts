@@ -1,5 +1,7 @@
-// Readings for GET /containers/(id)/stats (one, a pair for stream=0, or one a second while the container runs): containerd task metrics, the host's CPU time (/proc/stat, as the
-// engine computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev).
+// Readings for GET /containers/(id)/stats (one, a pair for stream=0, or one a second while the container runs): the
+// task's cgroup figures (read from its cgroup v1 files, in the shape of containerd's task metrics; containerd's
+// Tasks.Metrics where they cannot be read so: a cgroup v2 host), the host's CPU time (/proc/stat, as the engine
+// computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Containerd } from '../containerd/client';
@@ -9,6 +11,7 @@ import type { StatsReading, NetCounters } from '../translate/response/stats';
 import type { ContainerRecord } from '../types/container';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
+import { CgroupV1Reader } from '../runtime/cgroup-metrics';
 
 const CLK_TCK = 100;
 
@@ -50,34 +53,55 @@ const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemC
 
 export class StatsService {
   /** Readings wanted in this window (`docker stats` asks for every container at once). */
-  private wanted = new Map<string, { pid: number; done: ((r: StatsReading | undefined) => void)[] }>();
+  private wanted = new Map<string, { pid: number; cpuOnly: boolean; done: ((r: StatsReading | undefined) => void)[] }>();
+  private readonly cgroups = new CgroupV1Reader();
 
   constructor(
     private readonly ctr: Containerd,
     private readonly store: ContainerStore,
+    /** Whether cgroup files are read directly (false: containerd is asked for every reading). */
+    private readonly direct = true,
   ) {}
 
   find(ref: string): ContainerRecord {
     return this.store.find(ref);
   }
 
-  /** A reading of the container now, undefined when it is not running. */
-  private async sample(id: string): Promise<StatsReading | undefined> {
+  /** A reading of the container now (of its CPU figures at least, with `cpuOnly`), undefined when it is not running. */
+  private async sample(id: string, cpuOnly = false): Promise<StatsReading | undefined> {
     const cur = this.store.find(id);
-    if (!cur.State.Running) return undefined;
+    if (!cur.State.Running) {
+      this.cgroups.forget(cur.Id);
+      return undefined;
+    }
     return new Promise((resolve) => {
       if (this.wanted.size === 0) setTimeout(() => this.read(), WINDOW_MS);
-      const w = this.wanted.get(id) ?? { pid: cur.State.Pid, done: [] };
+      const w = this.wanted.get(id) ?? { pid: cur.State.Pid, cpuOnly, done: [] };
+      w.cpuOnly &&= cpuOnly;
       w.done.push(resolve);
       this.wanted.set(id, w);
     });
   }
 
-  /** The wanted readings: the host's figures once, the tasks' metrics in calls of up to BATCH tasks. */
+  /**
+   * The wanted readings: the host's figures once, each task's cgroup files, and containerd's metrics (in calls of up
+   * to BATCH tasks) for those whose files could not be read.
+   */
   private read(): void {
-    const wanted = [...this.wanted];
+    const all = [...this.wanted];
     this.wanted = new Map();
     const host = { systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, memTotal: os.totalmem() };
+    const read = rfc3339Nano(now());
+    const wanted: typeof all = [];
+    for (const [id, w] of all) {
+      const metrics = this.direct ? this.cgroups.metrics(id, w.pid, w.cpuOnly) : undefined;
+      if (!metrics) {
+        wanted.push([id, w]);
+        continue;
+      }
+      const r = { read, metrics, ...host, networks: w.cpuOnly ? {} : netCounters(w.pid) };
+      for (const d of w.done) d(r);
+    }
     for (let i = 0; i < wanted.length; i += BATCH) {
       const part = wanted.slice(i, i + BATCH);
       taskApi.metricsOf(this.ctr, part.map(([id]) => id)).then(
@@ -96,12 +120,17 @@ export class StatsService {
     }
   }
 
-  /** stream=0: a reading with its precpu from one taken 100 ms before (as the engine's one-shot does). */
+  /**
+   * stream=0: a reading with its precpu from one taken 100 ms before (as the engine's one-shot does). The first
+   * reading gives the answer only its precpu_stats and preread, so only its CPU figures are read.
+   */
   async once(id: string): Promise<{ cur: StatsReading; prev?: StatsReading }> {
-    const first = await this.sample(id);
-    if (first) await new Promise((r) => setTimeout(r, 100));
-    const second = first ? await this.sample(id) : undefined;
-    return { cur: second ?? first ?? EMPTY, prev: first && second ? first : undefined };
+    const first = await this.sample(id, true);
+    if (!first) return { cur: EMPTY };
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await this.sample(id);
+    // (stopped in between: the zero reading of a container that is not running)
+    return second ? { cur: second, prev: first } : { cur: EMPTY };
   }
 
   /** A reading a second while the container runs and `open()` holds. */

@@ -3,6 +3,9 @@ import * as http from 'node:http';
 import { containerdAddress, TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 import { Containerd } from '../../src/containerd/client';
+import { metricsOf } from '../../src/containerd/tasks';
+import { CgroupV1Reader } from '../../src/runtime/cgroup-metrics';
+import { toStatsJSON } from '../../src/translate/response/stats';
 
 const berth = berthWithBusybox();
 let b: TestBerth;
@@ -126,6 +129,42 @@ describe('restart policies, update, stats, OOM', () => {
     const cli = await b.docker(['stats', '--no-stream', 'busyloop'], { apiVersion: '1.24' });
     expect(cli.stdout).toMatch(/64MiB/);
     await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+  });
+
+  test("stats from the cgroup files are containerd's task metrics, field for field (cgroup v1 hosts)", async () => {
+    // limits set, some disk and CPU work done, then still: the figures do not move between the two readings
+    const id = await create({ Cmd: ['sh', '-c', 'dd if=/dev/zero of=/x bs=4k count=64 conv=fsync 2>/dev/null; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 3600'], HostConfig: { Memory: 48 << 20, MemorySwap: 96 << 20, PidsLimit: 50, CpuQuota: 50000, CpuPeriod: 100000 } }, 'cgstats');
+    await b.request('POST', `/v1.24/containers/${id}/start`);
+    const pid = (await inspect(id)).State.Pid;
+    const ctr = new Containerd({ address: containerdAddress(), namespace: b.config.namespace });
+    const reader = new CgroupV1Reader();
+    const cgroupV1Metrics = (pid: number) => reader.metrics(id, pid);
+    try {
+      let direct: Record<string, unknown> | undefined;
+      let viaContainerd: Record<string, unknown> | undefined;
+      for (let i = 0; i < 50; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        const before = cgroupV1Metrics(pid);
+        viaContainerd = (await metricsOf(ctr, [id])).get(id);
+        direct = cgroupV1Metrics(pid);
+        if (before && JSON.stringify(before) === JSON.stringify(direct) && (viaContainerd as any)?.cpu?.usage?.total === (direct as any)?.cpu?.usage?.total) break;
+      }
+      expect(direct).toBeDefined();
+      const reading = (metrics: unknown) => ({ read: 'r', metrics, systemCpuNs: 1, onlineCpus: 2, memTotal: 8e9, networks: {} });
+      for (const v of ['1.18', '1.20', '1.24'] as const) {
+        const a = toStatsJSON(reading(direct), reading(direct), v, { id, name: '/cgstats' });
+        const c = toStatsJSON(reading(viaContainerd), reading(viaContainerd), v, { id, name: '/cgstats' });
+        expect(a).toEqual(c);
+      }
+      const s = toStatsJSON(reading(direct), undefined, '1.24') as any;
+      expect([s.memory_stats.limit, s.pids_stats.limit, s.cpu_stats.throttling_data.periods > 0]).toEqual([48 << 20, 50, true]);
+      expect(s.memory_stats.stats.hierarchical_memory_limit).toBe(48 << 20);
+      // a one-shot's first reading: the CPU figures, as the full reading's
+      expect(reader.metrics(id, pid, true)).toEqual({ cpu: (direct as any).cpu });
+    } finally {
+      ctr.close();
+      await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+    }
   });
 
   test('a memory hog over -m 16m is OOMKilled, with the oom event', async () => {
