@@ -225,4 +225,54 @@
         (br $lines)))
     (i32.store (i32.const 0) (local.get $line))
     (i32.sub (local.get $hdr) (local.get $start)))
+  ;; A live follower's framing (see LineFramer in jsonlog.ts; its own instance): the $len bytes at $in, a frame per
+  ;; line at $out (8-byte header: $type, 3 zero bytes, big-endian length; the newline ends its frame; a last line
+  ;; without one is a frame of its own), 16 bytes at a time. Returns the output's length. The caller leaves 16 bytes
+  ;; of slack after the input and the output.
+  (func (export "frame") (param $in i32) (param $len i32) (param $out i32) (param $type i32) (result i32)
+    (local $end i32) (local $start i32) (local $hp i32) (local $v v128) (local $m i32) (local $rem i32) (local $k i32) (local $n i32)
+    (local.set $end (i32.add (local.get $in) (local.get $len)))
+    (local.set $start (local.get $out))
+    ;; $hp: the open frame's header, written when its line ends
+    (local.set $hp (local.get $out))
+    (local.set $out (i32.add (local.get $out) (i32.const 8)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $in) (local.get $end)))
+        (local.set $rem (i32.sub (local.get $end) (local.get $in)))
+        (local.set $v (v128.load (local.get $in)))
+        (local.set $m (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))))
+        (if (i32.lt_u (local.get $rem) (i32.const 16))
+          (then (local.set $m (i32.and (local.get $m) (i32.sub (i32.shl (i32.const 1) (local.get $rem)) (i32.const 1))))))
+        (v128.store (local.get $out) (local.get $v))
+        (if (i32.eqz (local.get $m))
+          (then
+            (local.set $k (select (i32.const 16) (local.get $rem) (i32.ge_u (local.get $rem) (i32.const 16))))
+            (local.set $in (i32.add (local.get $in) (local.get $k)))
+            (local.set $out (i32.add (local.get $out) (local.get $k)))
+            (br $next)))
+        ;; the line ends with this block's first newline: its frame is closed, the next one opened after it
+        (local.set $k (i32.add (i32.ctz (local.get $m)) (i32.const 1)))
+        (local.set $in (i32.add (local.get $in) (local.get $k)))
+        (local.set $out (i32.add (local.get $out) (local.get $k)))
+        (local.set $n (i32.sub (i32.sub (local.get $out) (local.get $hp)) (i32.const 8)))
+        (i32.store (local.get $hp) (local.get $type))
+        (i32.store offset=4 (local.get $hp)
+          (i32.or
+            (i32.or (i32.shl (local.get $n) (i32.const 24)) (i32.shl (i32.and (local.get $n) (i32.const 0xff00)) (i32.const 8)))
+            (i32.or (i32.and (i32.shr_u (local.get $n) (i32.const 8)) (i32.const 0xff00)) (i32.shr_u (local.get $n) (i32.const 24)))))
+        (local.set $hp (local.get $out))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (br $next)))
+    ;; the frame opened last: empty after a final newline (dropped), else the last line's
+    (local.set $n (i32.sub (i32.sub (local.get $out) (local.get $hp)) (i32.const 8)))
+    (if (i32.eqz (local.get $n))
+      (then (local.set $out (local.get $hp)))
+      (else
+        (i32.store (local.get $hp) (local.get $type))
+        (i32.store offset=4 (local.get $hp)
+          (i32.or
+            (i32.or (i32.shl (local.get $n) (i32.const 24)) (i32.shl (i32.and (local.get $n) (i32.const 0xff00)) (i32.const 8)))
+            (i32.or (i32.and (i32.shr_u (local.get $n) (i32.const 8)) (i32.const 0xff00)) (i32.shr_u (local.get $n) (i32.const 24)))))))
+    (i32.sub (local.get $out) (local.get $start)))
 )

@@ -4,7 +4,7 @@
 // capture never waits for it and nothing is lost or sent twice. Positions are logical offsets (see LogFileRef), so
 // rotations of the files underneath are no concern here.
 import { frameLines, framedLinesLength, streamType, writeFramedLines } from '../translate/stream';
-import { asLogged } from '../runtime/jsonlog';
+import { asLogged, sharedLineFramer } from '../runtime/jsonlog';
 import { fixedNano } from './logs';
 import { LogFollow, timeNs } from '../runtime/logread';
 import type { LogSource } from '../runtime/logfiles';
@@ -58,6 +58,8 @@ export class FollowBatcher {
   private used = 0;
   private end = 0;
   private timer?: NodeJS.Timeout;
+  /** The framed length of the payload put could not fit (the SIMD framer's). */
+  private framedLength?: number;
 
   constructor(
     private readonly o: LogReadOptions,
@@ -71,10 +73,11 @@ export class FollowBatcher {
     const o = this.o;
     if ((stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs)) {
       const payload = appendedPayload(content, time, this.fmt, !!valid, this.details);
+      this.framedLength = undefined;
       if (!this.put(stream, payload)) {
         // It does not fit in what is left of the batch: the batch goes as it is, the append into a new one.
         this.flush();
-        const need = this.fmt.framed ? framedLinesLength(payload) : payload.length;
+        const need = this.fmt.framed ? (this.framedLength ?? framedLinesLength(payload)) : payload.length;
         this.b = this.alloc(need);
         this.put(stream, payload);
       }
@@ -89,6 +92,17 @@ export class FollowBatcher {
     if (!payload.length) return true;
     this.b ??= this.alloc(payload.length);
     if (this.fmt.framed) {
+      // Framed by the SIMD framer into its memory, then copied whole (a short payload by the JS loop).
+      const framer = payload.length >= 256 ? sharedLineFramer() : undefined;
+      if (framer) {
+        const f = framer.frame(streamType(stream), payload);
+        if (this.used + f.length > this.b.length) {
+          this.framedLength = f.length;
+          return false;
+        }
+        this.used += f.copy(this.b, this.used);
+        return true;
+      }
       const at = writeFramedLines(this.b, this.used, streamType(stream), payload);
       if (at < 0) return false;
       this.used = at;

@@ -4,7 +4,8 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeLine, incompleteUtf8Tail, LogEncoder } from '../../src/runtime/jsonlog';
+import { decodeLine, incompleteUtf8Tail, LineFramer, LogEncoder } from '../../src/runtime/jsonlog';
+import { frameLines } from '../../src/translate/stream';
 import { JSONLOG_WASM } from '../../src/runtime/jsonlog-wasm';
 import { fixedNano } from '../../src/services/logs';
 
@@ -123,4 +124,25 @@ describe('the SIMD encoder (jsonlog.wat)', () => {
     expect(fs.readFileSync(out).toString('base64')).toBe(JSONLOG_WASM);
     fs.rmSync(path.dirname(out), { recursive: true });
   });
+});
+
+test('the SIMD line framer frames as frameLines does', () => {
+  const framer = new LineFramer();
+  const cases: Buffer[] = [
+    Buffer.alloc(0),
+    Buffer.from('\n'),
+    Buffer.from('a'),
+    Buffer.from('no newline at the end, longer than sixteen bytes'),
+    Buffer.from('\n\n\nx\n\n'),
+    Buffer.from('y\n'.repeat(3000)),
+    Buffer.from('a line of exactly 63 bytes, as the bench writes them......!!\n'.repeat(1040)),
+    Buffer.concat([Buffer.alloc(70000, 0x61), Buffer.from('\nshort\n'), Buffer.alloc(300, 0x62)]), // a length over 65535
+  ];
+  for (let i = 0; i < 200; i++) {
+    // random lines of 0-40 bytes, with or without a final newline
+    const parts: string[] = [];
+    for (let j = crypto.randomInt(1, 60); j > 0; j--) parts.push('z'.repeat(crypto.randomInt(0, 40)));
+    cases.push(Buffer.from(parts.join('\n') + (i % 2 ? '\n' : '')));
+  }
+  for (const c of cases) for (const type of [1, 2]) expect(Buffer.from(framer.frame(type, c)).equals(frameLines(type, c))).toBe(true);
 });
