@@ -68,6 +68,12 @@ describe('through the app', () => {
   const published = new Set<string>();
   bus.subscribe().onEvent((e) => seen.push({ id: e.Actor.ID, answered: answered.get(e.Actor.ID)?.() ?? false }));
   const tick = () => new Promise((r) => setImmediate(r));
+  // the streamed and hijacked answers last until the test ends them (no fixed wait: a loaded machine is slow)
+  const ends = new Map<string, () => void>();
+  const endOf = (id: string) => new Promise<void>((r) => ends.set(id, r));
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  };
   const routes: Route[] = [
     {
       // as DELETE /containers/(id): publishes, then answers a while later
@@ -90,9 +96,10 @@ describe('through the app', () => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.write('{}\n');
         answered.set(String(req.params.id), () => res.headersSent);
+        const end = endOf(String(req.params.id));
         await new Promise((r) => setTimeout(r, 20));
         bus.publish('container', 'create', String(req.params.id));
-        await new Promise((r) => setTimeout(r, 200));
+        await end;
         res.end();
       },
     },
@@ -103,10 +110,11 @@ describe('through the app', () => {
       handler: async (req, res) => {
         const { stream } = hijack(req, res);
         answered.set(String(req.params.id), () => true);
+        const end = endOf(String(req.params.id));
         await tick();
         await tick();
         bus.publish('container', 'attach', String(req.params.id));
-        await new Promise((r) => setTimeout(r, 100));
+        await end;
         stream.end();
       },
     },
@@ -117,6 +125,7 @@ describe('through the app', () => {
       handler: async (req) => {
         bus.publish('container', 'kill', String(req.params.id));
         answered.set(String(req.params.id), () => req.socket.destroyed);
+        published.add(String(req.params.id));
         await new Promise(() => undefined);
       },
     },
@@ -142,8 +151,9 @@ describe('through the app', () => {
       seen.length = 0;
       const streamed = s.request('POST', '/stream/s1');
       streamed.catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => seen.length > 0);
       expect(seen).toEqual([{ id: 's1', answered: true }]);
+      ends.get('s1')!();
       await streamed;
 
       // hijacked: the same once the raw head is written
@@ -152,19 +162,21 @@ describe('through the app', () => {
       raw.on('error', () => undefined);
       raw.resume();
       raw.write('POST /hijack/h1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
-      await new Promise((r) => setTimeout(r, 50));
+      await until(() => seen.length > 0);
       expect(seen).toEqual([{ id: 'h1', answered: true }]);
-      await new Promise((r) => raw.once('close', r));
+      const closed = new Promise((r) => raw.once('close', r));
+      ends.get('h1')!();
+      await closed;
 
       // a client that leaves before the answer releases what its request held
       seen.length = 0;
       const r = http.request({ host: '127.0.0.1', port: s.port, method: 'POST', path: '/hang/x1' });
       r.on('error', () => undefined);
       r.end();
-      await new Promise((res) => setTimeout(res, 50));
+      await until(() => published.has('x1'));
       expect(seen).toEqual([]);
       r.destroy();
-      for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+      await until(() => seen.length > 0);
       expect(seen).toEqual([{ id: 'x1', answered: true }]);
     } finally {
       await s.close();
