@@ -254,7 +254,7 @@ describe('bad input and failures', () => {
     expect(r6.error).toEqual({ errorDetail: { code: 3, message: "The command '/bin/sh -c exit 3' returned a non-zero code: 3" }, error: "The command '/bin/sh -c exit 3' returned a non-zero code: 3" });
     // rm=1 (the default) keeps the failed step's container, as the engine does; forcerm=1 removes it too.
     const left = (await berth().request('GET', '/v1.24/containers/json?all=1')).json();
-    expect(left.map((c: any) => c.Command)).toEqual(['/bin/sh -c "exit 3"']);
+    expect(left.map((c: any) => c.Command)).toEqual(["/bin/sh -c 'exit 3'"]); // (the reference's `docker ps` shows the same)
     await berth().request('DELETE', `/v1.24/containers/${left[0].Id}`);
     const r7 = await build('forcerm=1', await contextTar({ Dockerfile: 'FROM busybox\nRUN exit 3\n' }));
     expect(r7.stream).toMatch(/Removing intermediate container [0-9a-f]{12}\n$/);
@@ -276,6 +276,35 @@ describe('clients', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Successfully built [0-9a-f]{12}\nSuccessfully tagged build-cli:1\n$/);
     expect(await run('build-cli:1', [])).toBe('from-cli\n');
+  });
+
+  // Asked of the 20.10 reference with the same two Dockerfiles: the image's Cmd/Entrypoint and ContainerConfig.Cmd,
+  // the container's Path/Args, and `docker ps`'s COMMAND "/bin/sh -c 'echo hi'" (berth listed "/bin/sh -c \"echo hi\"").
+  test('shell-form CMD and ENTRYPOINT: the image, the container and `docker ps` as the reference\'s', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-build-shell-'));
+    fs.writeFileSync(path.join(dir, 'Dockerfile.cmd'), 'FROM busybox\nCMD echo hi\n');
+    fs.writeFileSync(path.join(dir, 'Dockerfile.ep'), 'FROM busybox\nRUN echo built > /f\nENTRYPOINT echo hi\n');
+    for (const k of ['cmd', 'ep']) expect((await berth().docker(['build', '-q', '-t', `build-shell-${k}`, '-f', path.join(dir, `Dockerfile.${k}`), dir])).code).toBe(0);
+    fs.rmSync(dir, { recursive: true });
+    const sh = ['/bin/sh', '-c', 'echo hi'];
+    const cmdImg = await inspect('build-shell-cmd');
+    expect([cmdImg.Config.Cmd, cmdImg.Config.Entrypoint, cmdImg.ContainerConfig.Cmd]).toEqual([sh, null, ['/bin/sh', '-c', '#(nop) ', 'CMD ["/bin/sh" "-c" "echo hi"]']]);
+    const epImg = await inspect('build-shell-ep');
+    expect([epImg.Config.Cmd, epImg.Config.Entrypoint, epImg.ContainerConfig.Cmd]).toEqual([null, sh, ['/bin/sh', '-c', '#(nop) ', 'ENTRYPOINT ["/bin/sh" "-c" "echo hi"]']]);
+    const ids: string[] = [];
+    for (const [name, args] of [['bs-cmd', ['build-shell-cmd']], ['bs-ep', ['build-shell-ep']], ['bs-run', ['busybox', 'sh', '-c', 'echo hi']]] as const) {
+      const c = await berth().docker(['create', '--name', name, '--network', 'none', ...args]);
+      expect(c.code).toBe(0);
+      ids.push(c.stdout.trim());
+    }
+    const inspected = await Promise.all(ids.map(async (id) => (await berth().request('GET', `/v1.24/containers/${id}/json`)).json()));
+    expect(inspected.map((c) => [c.Path, c.Args])).toEqual([['/bin/sh', ['-c', 'echo hi']], ['/bin/sh', ['-c', 'echo hi']], ['sh', ['-c', 'echo hi']]]);
+    const listed = (await berth().request('GET', '/v1.24/containers/json?all=1')).json() as { Names: string[]; Command: string }[];
+    expect(['/bs-cmd', '/bs-ep', '/bs-run'].map((n) => listed.find((c) => c.Names[0] === n)?.Command)).toEqual(["/bin/sh -c 'echo hi'", "/bin/sh -c 'echo hi'", "sh -c 'echo hi'"]);
+    const ps = await berth().docker(['ps', '-a', '--no-trunc', '--filter', 'name=bs-', '--format', '{{.Names}} {{.Command}}']);
+    expect(ps.stdout.trim().split('\n').sort()).toEqual(['bs-cmd "/bin/sh -c \'echo hi\'"', 'bs-ep "/bin/sh -c \'echo hi\'"', 'bs-run "sh -c \'echo hi\'"']);
+    expect((await berth().docker(['rm', ...ids])).code).toBe(0);
+    expect((await berth().docker(['rmi', 'build-shell-cmd', 'build-shell-ep'])).code).toBe(0);
   });
 });
 

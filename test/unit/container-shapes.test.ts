@@ -116,6 +116,21 @@ describe('list', () => {
     expect(s.SizeRootFs).toBe(100);
     expect(toContainerSummary(record(), '1.24', Date.now(), { sizeRw: 5, sizeRootFs: 105 })).toEqual(expect.objectContaining({ SizeRw: 5, SizeRootFs: 105 }));
   });
+
+  // Asked of the 20.10 reference (GET /v1.24/containers/json; the same at 1.18): Path and Args of each container
+  // created with this Cmd/Entrypoint, and the Command it listed. The docker CLI's `ps` shows it as it is.
+  test.each([
+    ['/bin/sh', ['-c', 'echo hi'], "/bin/sh -c 'echo hi'"], // CMD echo hi, ENTRYPOINT echo hi (shell form, built)
+    ['sh', ['-c', "echo 'a b'"], "sh -c 'echo 'a b''"], // quotes inside are not escaped
+    ['echo', ['x"y', 'p q"r'], 'echo x"y \'p q"r\''],
+    ['sh', ['-c', 'a\tb'], 'sh -c a\tb'], // only a space is quoted
+    ['echo', ['a\nb'], 'echo a\nb'],
+    ['sh', [], 'sh'],
+    ['echo', [''], 'echo '],
+    ['/bin/my prog', ['a b'], "/bin/my prog 'a b'"], // the path as it is
+  ])('Command of %s %j is %j', (p, args, command) => {
+    expect(toContainerSummary(record({ Path: p, Args: args }), '1.24', Date.now()).Command).toBe(command);
+  });
 });
 
 describe('contentSize', () => {

@@ -54,8 +54,14 @@ export function stateName(rec: ContainerRecord): string {
   return st.Status === 'running' || st.Status === 'paused' ? 'exited' : st.Status;
 }
 
-function shellJoin(args: string[]): string {
-  return args.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+/**
+ * The list's Command, as the engine writes it (asked of the 20.10 reference): the path, then each argument that holds
+ * a space in single quotes, as it is (no escaping: `sh -c 'echo 'a b''`), others bare (a tab or newline included);
+ * the path alone when there are no arguments, `echo ` for one empty argument.
+ */
+export function listCommand(pathName: string, args: string[] | undefined): string {
+  if (!args?.length) return pathName;
+  return `${pathName} ${args.map((a) => (a.includes(' ') ? `'${a}'` : a)).join(' ')}`;
 }
 
 export interface ShapeExtras {
@@ -304,7 +310,7 @@ export function toContainerSummary(rec: ContainerRecord, v: ApiVersion, nowMs: n
   };
   if (supports(v, 'ListImageID')) out.ImageID = rec.Image;
   Object.assign(out, {
-    Command: shellJoin([rec.Path, ...rec.Args].filter((a) => a !== undefined)),
+    Command: listCommand(rec.Path ?? '', rec.Args),
     Created: Math.floor(Date.parse(rec.Created) / 1000),
     Ports: listPorts(rec),
   });
