@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       startupToFirstPingMs: { median: +starts[2].toFixed(0), min: +starts[0].toFixed(0), max: +starts[4].toFixed(0) },
       ping: pingLoad,
       version: versionLoad,
-      goals: { idleRssMB: '<= 75', startupMs: '< 1000' },
+      goals: { idleRssMB: '<= 60', startupMs: '< 1000' },
     };
     console.log(JSON.stringify(report, null, 2));
     berth.child.kill('SIGTERM');

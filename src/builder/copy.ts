@@ -4,7 +4,8 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+// (tar-stream is loaded at the first archive: an idle berth does not hold it)
+import type * as tar from 'tar-stream';
 import { BerthError, invalidParameter } from '../errors';
 import * as fs from 'node:fs';
 import { cleanPath, hostPathOf, resolveInScope, Scope } from '../fs/resolve';
@@ -185,7 +186,7 @@ export async function planCopy(sources: CopySource[], destIsDir: boolean, instr:
 
 /** The tar of the planned entries under `prefix` (the destination, no leading slash), owned by uid:gid. */
 export function packEntries(entries: Entry[], prefix: string, owner: { uid: number; gid: number }): Readable {
-  const pack = tar.pack();
+  const pack = (require('tar-stream') as typeof tar).pack();
   void (async () => {
     try {
       for (const e of entries) {

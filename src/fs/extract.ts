@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+// (tar-stream is loaded at the first archive: an idle berth does not hold it)
+import type * as tar from 'tar-stream';
 import { BerthError, forbidden, invalidParameter, systemError } from '../errors';
 import { cleanPath, hostPathOf, isWithin, mountOf, resolveInScope, Scope } from './resolve';
 
@@ -77,7 +78,7 @@ const MOUNT_BUSY = (p: string) => tarError(`unlinkat ${p}: device or resource bu
  * directory). Resolves when every entry is written; rejects with the first failure (entries before it stay).
  */
 export async function extractTar(scope: Scope, dest: string, input: Readable, opts: ExtractOptions): Promise<void> {
-  const ex = tar.extract();
+  const ex = (require('tar-stream') as typeof tar).extract();
   input.on('error', (err) => ex.destroy(err));
   input.pipe(ex as unknown as NodeJS.WritableStream);
   const dirs: { hostPath: string; mtime: Date }[] = [];

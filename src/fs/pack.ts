@@ -4,7 +4,8 @@
 // The walk follows the container's view: a volume or bind mounted at a path is walked in its host source.
 import * as fs from 'node:fs';
 import { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+// (tar-stream is loaded at the first archive: an idle berth does not hold it)
+import type * as tar from 'tar-stream';
 import { hostPathOf, Scope } from './resolve';
 
 export interface PackSource {
@@ -110,7 +111,7 @@ async function copyFile(hostPath: string, size: number, sink: EntrySink): Promis
 
 /** A tar stream of `src` in `scope`. The walk runs as the stream is read; errors destroy the stream. */
 export function packTree(scope: Scope, src: PackSource): Readable {
-  const pack = tar.pack();
+  const pack = (require('tar-stream') as typeof tar).pack();
   const names = hostNames();
   const seen = new Map<string, string>();
   const nameOf = (rel: string): string => {

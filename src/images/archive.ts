@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import * as tarFs from 'tar-fs';
+// (tar-fs is loaded at the first image load: an idle berth does not hold it)
+import type * as tarFs from 'tar-fs';
 import { diskFullMessage, invalidParameter, systemError } from '../errors';
 
 export interface ArchiveLayer {
@@ -46,7 +47,7 @@ export async function extractTo(stream: Readable, dir: string): Promise<void> {
     writable: true,
     fs: xfs, // (tar-fs's option; not in @types/tar-fs 2 either)
   };
-  const extract = tarFs.extract(dir, opts);
+  const extract = (require('tar-fs') as typeof tarFs).extract(dir, opts);
   try {
     await pipeline(stream, extract);
   } catch (err) {

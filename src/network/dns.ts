@@ -3,9 +3,13 @@
 // servers over the transport they came on.
 import * as dgram from 'node:dgram';
 import * as net from 'node:net';
-import * as dnsPacket from 'dns-packet';
+import type * as dnsPacket from 'dns-packet';
 import type { Logger } from '../log';
 import type { DnsDecision } from '../types/dns';
+
+/** dns-packet, loaded at the first query (an idle berth, or one without user networks, does not hold it). */
+let codec: typeof dnsPacket | undefined;
+const dnsCodec = (): typeof dnsPacket => (codec ??= require('dns-packet') as typeof dnsPacket);
 
 /** The engine's TTL for the names it answers. */
 export const DNS_TTL = 600;
@@ -34,10 +38,10 @@ interface Listener {
 const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
 function reply(query: dnsPacket.Packet, rcode: keyof typeof RCODE, answers: dnsPacket.Answer[]): Buffer {
-  return dnsPacket.encode({
+  return dnsCodec().encode({
     id: query.id,
     type: 'response',
-    flags: ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | dnsPacket.RECURSION_AVAILABLE | RCODE[rcode],
+    flags: ((query.flags ?? 0) & dnsCodec().RECURSION_DESIRED) | dnsCodec().RECURSION_AVAILABLE | RCODE[rcode],
     questions: query.questions,
     answers,
   } as dnsPacket.Packet);
@@ -96,7 +100,7 @@ function forwardTcp(packet: Buffer, servers: string[]): Promise<Buffer | undefin
         };
         sock.setTimeout(FORWARD_TIMEOUT_MS, () => done(undefined));
         sock.on('error', () => done(undefined));
-        sock.on('connect', () => sock.write(dnsPacket.streamEncode(dnsPacket.decode(packet))));
+        sock.on('connect', () => sock.write(dnsCodec().streamEncode(dnsCodec().decode(packet))));
         sock.on('data', (d) => {
           buf = Buffer.concat([buf, d]);
           if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) done(buf.subarray(2, 2 + buf.readUInt16BE(0)));
@@ -194,7 +198,7 @@ export class DnsServer {
   async handle(networkId: string, clientIp: string, msg: Buffer, transport: 'udp' | 'tcp'): Promise<Buffer | undefined> {
     let query: dnsPacket.Packet;
     try {
-      query = dnsPacket.decode(msg);
+      query = dnsCodec().decode(msg);
     } catch {
       return undefined; // not DNS: dropped, as a resolver does
     }

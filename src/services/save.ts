@@ -5,7 +5,8 @@ import * as crypto from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
-import * as tar from 'tar-stream';
+// (tar-stream is loaded at the first archive: an idle berth does not hold it)
+import type * as tar from 'tar-stream';
 import type { Containerd } from '../containerd/client';
 import { info as blobInfo, readBlobStream } from '../containerd/content';
 import { familiarName, familiarRepo, isFullId, parseReference, withDefaultTag } from '../translate/reference';
@@ -56,7 +57,7 @@ export class SaveService {
   }
 
   async write(wanted: Wanted[], out: Writable): Promise<void> {
-    const pack = tar.pack();
+    const pack = (require('tar-stream') as typeof tar).pack();
     const done = pipeline(pack, out);
     const entry = (name: string, body: Buffer | string) =>
       new Promise<void>((resolve, reject) => pack.entry({ name, mtime: new Date(0), mode: 0o644 }, body, (err) => (err ? reject(err) : resolve())));
