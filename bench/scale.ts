@@ -2,7 +2,8 @@
 // a process of its own on a private containerd, and through the reference engine (REF_SOCK, default
 // /work/ref/docker.sock; its dockerd's RSS from REF_PIDFILE) with the same N where it answers:
 // - RSS of the daemon idle with no container, and with N running (KB per container);
-// - `docker ps` (the CLI, wall time, median of 10) and GET /containers/json (median of 20);
+// - `docker ps` (the CLI, wall time, median of 10) beside `docker version` (the CLI's own floor: one small round
+//   trip), and GET /containers/json (median of 20);
 // - `docker stats --no-stream` of all of them (the CLI, median of 3);
 // - a `die` to 100 GET /events subscribers (in another process): from the process's exit (containerd's exited_at,
 //   which both daemons report as State.FinishedAt) to each subscriber's receipt, median and max over 100, median
@@ -278,7 +279,12 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     while (fs.existsSync(hold)) await new Promise((r) => setTimeout(r, 500));
   }
   const ps: number[] = [];
-  for (let i = 0; i < 10; i++) ps.push(await cli(side.sock, ['ps']));
+  // the CLI's own floor: `docker version` (one small round trip), interleaved with `docker ps`
+  const floor: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    ps.push(await cli(side.sock, ['ps']));
+    floor.push(await cli(side.sock, ['version']));
+  }
   const list: number[] = [];
   for (let i = 0; i < 20; i++) {
     const t = process.hrtime.bigint();
@@ -321,6 +327,7 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     ...(memory ? { withN: memory } : {}),
     startAllS: r1(startAllS),
     dockerPsMs: r1(median(ps)),
+    dockerVersionMs: r1(median(floor)),
     listMs: r1(median(list)),
     dockerStatsNoStreamMs: r1(median(stats)),
     dieTo100SubscribersMs: {
