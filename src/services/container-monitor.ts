@@ -40,6 +40,10 @@ export interface ContainerMonitorDeps {
   runEnded: (rec: ContainerRecord) => void;
 }
 
+/** After reconcile, when the running tasks' Waits begin (ms), and how many are asked each 10 ms. */
+const RECONCILE_WAITS_AFTER_MS = 500;
+const RECONCILE_WAITS_PER_TURN = 100;
+
 export class ContainerMonitor {
   private closed = false;
   /** Exits being recorded, their record writes and network teardowns, restarts by policy under way. */
@@ -66,13 +70,21 @@ export class ContainerMonitor {
     return this.d.ctr;
   }
 
-  /** Waits for the task's exit (also after a berth restart), records it, publishes die once, cleans up the task. */
-  watchExit(id: string): void {
+  /**
+   * Waits for the task's exit (also after a berth restart), records it, publishes die once, cleans up the task.
+   * With `waitFrom`, containerd's Wait is asked once it resolves: the exit event records an exit before then, and a
+   * Wait asked late still answers (containerd keeps a stopped task's status until berth deletes the task).
+   */
+  watchExit(id: string, waitFrom?: Promise<void>): void {
     const live = this.d.live.liveOf(id);
     if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
     const pid = this.d.store.get(id)?.State.Pid ?? 0;
     live.watchedPid = pid; // from here (after `start` went out) the exit event may record this run's exit
     void (async () => {
+      if (waitFrom) {
+        await waitFrom;
+        if (this.closed || live.recordedPid === pid) return;
+      }
       let status = 255;
       let exitedAt = now();
       // containerd may restart while the task runs (its shim keeps the task and its exit status): Wait is asked
@@ -252,8 +264,25 @@ export class ContainerMonitor {
     this.failureSweep.unref();
   }
 
-  /** Re-attaches to what containerd kept while berth was down. */
+  /**
+   * Re-attaches to what containerd kept while berth was down. The running tasks' Waits (the fallback for a missed
+   * exit event) are asked RECONCILE_WAITS_AFTER_MS after it, RECONCILE_WAITS_PER_TURN every 10 ms: one gRPC call per
+   * container (1,000 of them) would otherwise delay start-up's first answer.
+   */
   async reconcile(): Promise<void> {
+    let release!: () => void;
+    const reconciled = new Promise<void>((r) => (release = r));
+    const afterStartup = reconciled.then(() => new Promise<void>((r) => setTimeout(r, RECONCILE_WAITS_AFTER_MS)));
+    let waits = 0;
+    const waitSlot = () => afterStartup.then(() => new Promise<void>((r) => setTimeout(r, Math.floor(waits++ / RECONCILE_WAITS_PER_TURN) * 10)));
+    try {
+      await this.reattach(waitSlot);
+    } finally {
+      release();
+    }
+  }
+
+  private async reattach(waitSlot: () => Promise<void>): Promise<void> {
     const tasks = await taskApi.list(this.ctr);
     // A task Create cut short by berth's death leaves a shim containerd forgets (not listed, or soon not): nothing
     // of this berth creates tasks yet, so every shim of no listed task goes now, and those whose Create containerd
@@ -286,7 +315,7 @@ export class ContainerMonitor {
         }
         rec.State.Paused = t.status === 'PAUSED';
         rec.State.Status = rec.State.Paused ? 'paused' : 'running';
-        this.watchExit(rec.Id);
+        this.watchExit(rec.Id, waitSlot());
       } else {
         const code = t ? t.exit_status : 255;
         const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());
