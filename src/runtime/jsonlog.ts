@@ -152,19 +152,26 @@ export class LogDecoder {
   }
 }
 
-let decoder: LogDecoder | null | undefined;
-/** The thread's decoder (decoding is synchronous: one serves every reader), or undefined where WebAssembly SIMD
- *  is not available. */
-export function sharedLogDecoder(): LogDecoder | undefined {
-  if (decoder === undefined) {
-    try {
-      decoder = new LogDecoder();
-    } catch {
-      decoder = null;
+/**
+ * A thread's one instance of what `make` builds (a WebAssembly module's user), made at its first use so an idle
+ * berth holds neither the module nor its memory; undefined where it cannot be made (no WebAssembly SIMD here).
+ */
+function perThread<T>(make: () => T): () => T | undefined {
+  let v: T | null | undefined;
+  return () => {
+    if (v === undefined) {
+      try {
+        v = make();
+      } catch {
+        v = null;
+      }
     }
-  }
-  return decoder ?? undefined;
+    return v ?? undefined;
+  };
 }
+
+/** The thread's decoder (decoding is synchronous: one serves every reader). */
+export const sharedLogDecoder = perThread(() => new LogDecoder());
 
 /**
  * A live follower's framing (jsonlog.wat's `frame`): a frame per line, 16 bytes at a time, where the JS loop spends
@@ -199,31 +206,11 @@ export class LineFramer {
   }
 }
 
-let framer: LineFramer | null | undefined;
-/** The thread's framer (synchronous: one serves every follower), or undefined without WebAssembly SIMD. */
-export function sharedLineFramer(): LineFramer | undefined {
-  if (framer === undefined) {
-    try {
-      framer = new LineFramer();
-    } catch {
-      framer = null;
-    }
-  }
-  return framer ?? undefined;
-}
+/** The thread's framer (synchronous: one serves every follower). */
+export const sharedLineFramer = perThread(() => new LineFramer());
 
-// Compiled and instantiated at the first encode of this thread: an idle berth holds neither the module nor its memory.
-let simdEncoder: SimdEncoder | null | undefined;
-function simd(): SimdEncoder | undefined {
-  if (simdEncoder === undefined) {
-    try {
-      simdEncoder = new SimdEncoder();
-    } catch {
-      simdEncoder = null; // no WebAssembly SIMD here: the byte-by-byte encoder does it all
-    }
-  }
-  return simdEncoder ?? undefined;
-}
+// the byte-by-byte encoder does it all where there is no WebAssembly SIMD
+const simd = perThread(() => new SimdEncoder());
 
 /**
  * Encodes `chunk` as json-file lines (one per newline-terminated line, plus one for a final partial line), every
