@@ -41,9 +41,13 @@ export async function setLabel(ctr: Containerd, name: string, key: string, value
   await changing(ctr, ctr.images.Update({ image: { name, labels: { [key]: value } }, update_mask: { paths: [`labels.${key}`] } }));
 }
 
-/** Deletes the record (asynchronous garbage collection); throws (NotFound) when there is none. */
-export async function remove(ctr: Containerd, name: string): Promise<void> {
-  await changing(ctr, ctr.images.Delete({ name, sync: false }));
+/**
+ * Deletes the record; throws (NotFound) when there is none. With `sync`, containerd collects the garbage before it
+ * answers (the content and snapshots nothing else references are gone); without, they wait for its next collection,
+ * which with the default scheduler comes only after 100 other mutations.
+ */
+export async function remove(ctr: Containerd, name: string, sync = false): Promise<void> {
+  await changing(ctr, ctr.images.Delete({ name, sync }));
 }
 
 // ---- changes: what a cache of the list needs to know ---------------------------------------------------------

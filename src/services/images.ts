@@ -478,8 +478,8 @@ export class ImageService {
       byName = undefined;
     }
     const out: DeleteResult[] = [];
-    const untag = async (name: string) => {
-      await imageApi.remove(this.ctr, name);
+    const untag = async (name: string, sync = false) => {
+      await imageApi.remove(this.ctr, name, sync);
       const familiar = familiarName(parseReference(name));
       out.push({ Untagged: familiar });
       // The reference names the image by its id in an untag event, not by the name removed.
@@ -515,8 +515,11 @@ export class ImageService {
       await this.setName(danglingName(img.id), kept.target!, kept.labels ?? {}, img.id);
       return out;
     }
-    for (const t of tags) await untag(t);
-    for (const n of img.names.filter(isDanglingName)) await imageApi.remove(this.ctr, n).catch(() => undefined);
+    // The image's last name goes with a synchronous collection: its layers are freed before the answer, as the
+    // engine's are (a pull right after downloads them again, and the disk space is back).
+    const dangling = img.names.filter(isDanglingName);
+    for (const [i, t] of tags.entries()) await untag(t, !dangling.length && i === tags.length - 1);
+    for (const [i, n] of dangling.entries()) await imageApi.remove(this.ctr, n, i === dangling.length - 1).catch(() => undefined);
     out.push({ Deleted: img.id });
     const parent = img.parent ? await this.resolve(img.parent).catch(() => undefined) : undefined;
     // The layers this image added (a parent's stay with the parent).

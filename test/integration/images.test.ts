@@ -160,6 +160,17 @@ describe('image load, list, inspect, remove against real containerd', () => {
     await forceGC();
     expect(await stat()).toBe('gone');
   });
+
+  test('rmi frees the layers before it answers, as the engine does (no collection asked)', async () => {
+    await loadBusybox(b, 'freed:x', { extraFiles: { 'freed-test': 'x' } });
+    const img = (await b.request('GET', '/v1.24/images/freed:x/json')).json();
+    const chain = chainIds(img.RootFS.Layers);
+    const blob = () => b.daemon.ctr.content.Info({ digest: img.Id }).then(() => 'kept', () => 'gone');
+    const snapshot = () => b.daemon.ctr.snapshots.Stat({ snapshotter: 'overlayfs', key: chain[chain.length - 1] }).then(() => 'kept', () => 'gone');
+    expect([await blob(), await snapshot()]).toEqual(['kept', 'kept']);
+    expect((await b.request('DELETE', '/v1.24/images/freed:x')).status).toBe(200);
+    expect([await blob(), await snapshot()]).toEqual(['gone', 'gone']); // the config blob and the top layer
+  });
 });
 
 test('Content.Write continues an ingest a crash cut short from the offset containerd holds (resumable pull source)', async () => {
