@@ -3,11 +3,19 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { spawner } from '../spawner';
+import { CommandLost, spawner } from '../spawner';
 
 export async function mkfifos(paths: string[]): Promise<void> {
   const missing = paths.filter((p) => !fs.existsSync(p));
-  if (missing.length) await spawner.run('mkfifo', ['-m', '0600', ...missing]);
+  if (!missing.length) return;
+  try {
+    await spawner.run('mkfifo', ['-m', '0600', ...missing]);
+  } catch (err) {
+    // the command helper died while mkfifo ran: the ones it did not make yet, once more
+    if (!(err instanceof CommandLost)) throw err;
+    const left = missing.filter((p) => !fs.existsSync(p));
+    if (left.length) await spawner.run('mkfifo', ['-m', '0600', ...left]);
+  }
 }
 
 /** Makes the FIFOs named that do not exist yet. */
@@ -49,7 +57,7 @@ export class FifoPool {
 
   private async fill(): Promise<void> {
     const names = Array.from({ length: this.batch }, () => path.join(this.dir, `${this.prefix}-${this.n++}`));
-    await spawner.run('mkfifo', ['-m', '0600', ...names]);
+    await mkfifos(names);
     this.spare!.unshift(...names);
   }
 }

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
+import { spawner } from '../../src/spawner';
 
 const berth = berthWithBusybox();
 let b: TestBerth;
@@ -41,6 +42,25 @@ describe('the default bridge through CNI', () => {
     expect(ns.NetworkSettings.IPAddress).toBe('');
     expect(ns.NetworkSettings.Networks.bridge).toBeDefined();
     await b.request('DELETE', '/v1.24/containers/addr');
+  });
+
+  // The CNI plugins, `ip netns` and mkfifo run in one kept sh (src/spawner.ts; this test's berth runs in this process,
+  // so it is this process's helper). Stopped, then killed while a start's commands wait in its input: they run on a
+  // new helper and the start succeeds (before, they failed with "the command helper exited" and so did the start).
+  test('a start whose commands the command helper died under succeeds on a new helper', async () => {
+    const id = (await b.request('POST', '/v1.24/containers/create?name=helper-died', { body: { Image: 'busybox', Cmd: ['sleep', '100'] } })).json().Id;
+    await spawner.run('true', []);
+    const current = (spawner as unknown as { current: { child: { pid: number }; ids: Set<number> } }).current;
+    process.kill(current.child.pid, 'SIGSTOP');
+    const started = b.request('POST', `/v1.24/containers/${id}/start`);
+    // (until the start has given the stopped helper a command: the CNI ADD, or a mkfifo)
+    for (let i = 0; i < 200 && current.ids.size === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(current.ids.size).toBeGreaterThan(0);
+    process.kill(current.child.pid, 'SIGKILL');
+    expect((await started).status).toBe(204);
+    const ns = (await b.request('GET', `/v1.24/containers/${id}/json`)).json();
+    expect([ns.State.Running, ns.NetworkSettings.IPAddress]).toEqual([true, expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/)]);
+    expect((await b.request('DELETE', `/v1.24/containers/${id}?force=1`)).status).toBe(204);
   });
 
   test('published ports answer on 127.0.0.1; containers reach each other; -P picks ephemeral ports; leases are released', async () => {
