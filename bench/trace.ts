@@ -3,7 +3,7 @@
 // each with the ms since the process started: an HTTP request's arrival and its answer (`http> POST /…`,
 // `http< POST /… 3.21`), a containerd call's start and its duration (`grpc /containerd.services…/Create 12.0 2.85`),
 // an event from containerd's stream (`grpc-event`), a command of the command helper (`cmd ip netns attach … 4.10`),
-// an fsync (`fsync 0.92`), and the writes of an /events stream (`events-write`). bench:cli sets it up when
+// a record's save and its fsync (`save 120.5 3.2`, `fsync 121.1 0.92`), and the writes of an /events stream (`events-write`). bench:cli sets it up when
 // BENCH_TRACE=<file> is given; bench/trace-summary.ts turns the file into per-phase medians.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -70,6 +70,18 @@ if (file) {
       log(`cmd ${f} ${args.join(' ').slice(0, 80)} ${f2(s)} ${f2(now() - s)}`);
     }
   } as typeof run;
+
+  // a container record's save (its writes are serial per container: the time includes a wait for the one before)
+  const store = req(path.resolve(__dirname, '../src/store/containers.js')) as { ContainerStore: { prototype: Record<string, Fn> } };
+  const save = store.ContainerStore.prototype.save;
+  store.ContainerStore.prototype.save = async function (this: unknown, ...a: unknown[]) {
+    const s = now();
+    try {
+      return await save.apply(this, a);
+    } finally {
+      log(`save ${f2(s)} ${f2(now() - s)}`);
+    }
+  };
 
   // fsync of a FileHandle (the records' atomic writes)
   const open = fs.promises.open;
