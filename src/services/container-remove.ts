@@ -91,14 +91,14 @@ export class ContainerRemover {
       if (!live.noTask) await taskApi.remove(ctr, rec.Id).catch(() => undefined);
       // berth's record goes last: a removal cut short (an error, or a SIGKILL: the record says 'removing') is
       // finished by the next one, which finds what is gone already gone (each delete takes not-found as done).
-      // The rw snapshot, containerd's container, the init layer of a container made before init layers were shared
-      // (`<id>-init`, absent otherwise) and the FIFO folder go at the same time (one round trip instead of two
-      // after the task's deletion, on the path of every `docker run --rm`). An init layer that cannot go now is
-      // collected by containerd's GC once it has no child.
+      // The rw snapshot, containerd's container and the FIFO folder go at the same time (one round trip instead of
+      // two after the task's deletion, on the path of every `docker run --rm`). The init layer of a container made
+      // before init layers were shared (`<id>-init`: committed with no label, kept only by its child) is collected by
+      // containerd's GC once the rw snapshot is gone; it is not asked for here (a call that failed with not-found on
+      // every other removal, at the moment containerd is busiest with this one).
       await Promise.all([
         snapshotApi.remove(ctr, SNAPSHOTTER, rec.Id),
         containerApi.remove(ctr, rec.Id),
-        snapshotApi.remove(ctr, SNAPSHOTTER, `${rec.Id}-init`).catch((err) => this.d.logger.warn('cannot remove an init layer', { id: rec.Id, err: String(err) })),
         fs.promises.rm(path.join(this.d.execRoot, 'fifo', rec.Id), { recursive: true, force: true }),
       ]);
       await this.d.store.delete(rec);
