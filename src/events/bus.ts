@@ -93,9 +93,12 @@ export class EventBus implements EventPublisher {
         s.overflow?.();
       }
     }
-    if (held && hold && !this.watched.has(hold)) {
-      this.watched.add(hold);
-      hold.onRelease(() => this.drainAll());
+    if (held && hold) {
+      hold.queued?.();
+      if (!this.watched.has(hold)) {
+        this.watched.add(hold);
+        hold.onRelease(() => this.drainAll());
+      }
     }
   }
 

@@ -7,13 +7,24 @@
 // 'close' (the client left before the answer: nothing is kept back for ever), or, for an answer that streams (a
 // build, a pull, attach and exec's hijacked connections), once its head has been written — the stream's body is not
 // an answer a client waits on before it acts, and its events (a build's containers) must flow while it lasts.
+//
+// A hold also lapses LAPSE_MS after the last event queued behind it when the answer has not come by then: a request
+// that lasts (a stop waiting out its timeout, a wait, a restart) would otherwise keep its first events (the stop's
+// kill) from subscribers for as long as it runs, where the engine sends them as they happen. The events the rule is
+// for are published just before their answer (a DELETE's destroy), well within it; the order stays the publish order.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { EventHold } from '../types/event';
 
+/** How long a hold keeps back its events after the last one queued behind it, if the answer has not come. */
+export const LAPSE_MS = 1000;
+
 export class AnswerHold implements EventHold {
   private fns: (() => void)[] | undefined = [];
   private soon = false;
+  private lapse: NodeJS.Timeout | undefined;
+
+  constructor(private readonly lapseMs = LAPSE_MS) {}
 
   get released(): boolean {
     return this.fns === undefined;
@@ -28,7 +39,14 @@ export class AnswerHold implements EventHold {
     const fns = this.fns;
     if (!fns) return;
     this.fns = undefined;
+    if (this.lapse) clearTimeout(this.lapse);
     for (const f of fns) f();
+  }
+
+  queued(): void {
+    if (!this.fns) return;
+    if (this.lapse) this.lapse.refresh();
+    else this.lapse = setTimeout(() => this.release(), this.lapseMs).unref();
   }
 
   /**

@@ -25,4 +25,6 @@ export interface EventHold {
   readonly released: boolean;
   /** Called once, when released (at once if it already is). */
   onRelease(fn: () => void): void;
+  /** An event was just queued behind it (a hold may lapse a while after the last one: src/http/answer.ts). */
+  queued?(): void;
 }

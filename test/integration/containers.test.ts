@@ -398,3 +398,42 @@ describe('HostConfig.Runtime, as the 20.10 reference answers it', () => {
     expect(Object.keys((await b.request('GET', '/v1.24/info')).json().Runtimes).sort()).toEqual(['io.containerd.runc.v2', 'io.containerd.runtime.v1.linux', 'runc']);
   });
 });
+
+describe('events of a request that lasts', () => {
+  test('a stop waiting out its timeout: the kill reaches /events about 1 s after it is sent, not at the answer; then die and stop in order', async () => {
+    // sleep as PID 1 has no SIGTERM handler: the signal is ignored and the stop waits its 4 s, then kills
+    const id = await create({ Cmd: ['sleep', '60'], HostConfig: { NetworkMode: 'none' } });
+    expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+    const seen: { action: string; at: number }[] = [];
+    const t0 = Date.now();
+    const req = (await import('node:http')).request({ socketPath: b.socket, path: `/v1.24/events?filters=${encodeURIComponent(JSON.stringify({ container: [id] }))}` });
+    const subscribed = new Promise<void>((r) =>
+      req.on('response', (res) => {
+        r();
+        let buf = '';
+        res.on('data', (c: Buffer) => {
+          buf += c.toString();
+          for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+            seen.push({ action: JSON.parse(buf.slice(0, i)).Action, at: Date.now() - t0 });
+            buf = buf.slice(i + 1);
+          }
+        });
+      }),
+    );
+    req.on('error', () => undefined);
+    req.end();
+    await subscribed;
+    const sent = Date.now() - t0;
+    const stop = post(`/v1.24/containers/${id}/stop?t=4`);
+    for (let i = 0; i < 300 && !seen.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.map((e) => e.action)).toEqual(['kill']);
+    expect(seen[0].at - sent).toBeLessThan(2500);
+    expect((await stop).status).toBe(204);
+    const answered = Date.now() - t0;
+    expect(answered - sent).toBeGreaterThanOrEqual(3900);
+    for (let i = 0; i < 100 && seen.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    req.destroy();
+    expect(seen.map((e) => e.action)).toEqual(['kill', 'kill', 'die', 'stop']);
+    expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+  });
+});

@@ -47,6 +47,35 @@ test('a held event and everything after it wait, per subscriber, in publish orde
   expect(ids(all).slice(-2)).toEqual(['f', 'g']);
 });
 
+test('a hold lapses a while after the last event queued behind it when its answer has not come (a long stop)', () => {
+  jest.useFakeTimers();
+  try {
+    const hold = new AnswerHold(1000);
+    let current: AnswerHold | undefined = hold;
+    const bus = new EventBus({ holdOf: () => current });
+    const all: EngineEvent[] = [];
+    bus.subscribe().onEvent((e) => all.push(e));
+    bus.publish('container', 'kill', 'a'); // the stop's signal
+    jest.advanceTimersByTime(600);
+    bus.publish('container', 'kill', 'b'); // a later one restarts the while
+    jest.advanceTimersByTime(600);
+    expect(ids(all)).toEqual([]);
+    jest.advanceTimersByTime(400);
+    expect(ids(all)).toEqual(['a', 'b']); // in publish order, 1 s after the last
+    bus.publish('container', 'die', 'c'); // the request still runs: its hold has lapsed, at once
+    expect(ids(all)).toEqual(['a', 'b', 'c']);
+    current = undefined;
+    // an answer that comes first releases at once, and the lapse timer goes
+    const h2 = (current = new AnswerHold(1000));
+    bus.publish('container', 'destroy', 'd');
+    h2.release();
+    expect(ids(all).at(-1)).toBe('d');
+    expect(jest.getTimerCount()).toBe(0);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 test('a subscriber with too many events held back is dropped as overflowed', () => {
   const hold = new AnswerHold();
   const bus = new EventBus({ holdOf: () => hold, queueLimit: 2 });
