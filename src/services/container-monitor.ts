@@ -243,15 +243,19 @@ export class ContainerMonitor {
    * Kills the shims of berth's namespace that containerd has let go of (see containerd/orphan-shims), `afterMs`
    * from now; with `taskIds` (only while no task can be in creation), also those of no task containerd lists.
    */
-  sweepShims(afterMs = 0, taskIds?: ReadonlySet<string>): void {
-    const sweep = () => {
+  sweepShims(afterMs = 0, taskIds?: ReadonlySet<string>): Promise<void> | undefined {
+    const sweep = async () => {
       if (this.closed) return;
-      for (const s of reapOrphanShims({ namespace: this.ctr.namespace, address: this.ctr.address, taskIds })) this.d.logger.info('killed a shim containerd had let go of', { id: s.id, pid: s.pid });
+      try {
+        for (const s of await reapOrphanShims({ namespace: this.ctr.namespace, address: this.ctr.address, taskIds })) this.d.logger.info('killed a shim containerd had let go of', { id: s.id, pid: s.pid });
+      } catch (err) {
+        this.d.logger.warn('cannot look for shims containerd let go of', { err: String(err) });
+      }
     };
     if (afterMs <= 0) return sweep();
     const t = setTimeout(() => {
       this.sweeps.delete(t);
-      sweep();
+      void sweep();
     }, afterMs);
     t.unref();
     this.sweeps.add(t);
@@ -287,7 +291,8 @@ export class ContainerMonitor {
     // A task Create cut short by berth's death leaves a shim containerd forgets (not listed, or soon not): nothing
     // of this berth creates tasks yet, so every shim of no listed task goes now, and those whose Create containerd
     // was still undoing go at the later sweeps.
-    this.sweepShims(0, new Set(tasks.map((t) => t.id)));
+    // (awaited before anything here starts a task: a restart policy's start would make a shim of no listed task)
+    await this.sweepShims(0, new Set(tasks.map((t) => t.id)));
     for (const ms of SHIM_SWEEPS_MS) this.sweepShims(ms);
     const taskById = new Map(tasks.map((t) => [t.id, t]));
     for (const rec of this.d.store.all()) {

@@ -32,8 +32,8 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(proc, { recursive: true, force: true }));
 
-test('listShims reads the shim daemons, their ids, namespaces, addresses and whether their bundle is gone', () => {
-  const shims = listShims(proc).sort((a, b) => a.pid - b.pid);
+test('listShims reads the shim daemons, their ids, namespaces, addresses and whether their bundle is gone', async () => {
+  const shims = (await listShims(proc)).sort((a, b) => a.pid - b.pid);
   expect(shims.map((s) => [s.pid, s.namespace, s.id, s.bundleGone])).toEqual([
     [10, 'berth', 'live', false],
     [11, 'berth', 'gone', true],
@@ -44,8 +44,8 @@ test('listShims reads the shim daemons, their ids, namespaces, addresses and whe
   ]);
 });
 
-test('an orphan is a shim of the namespace on the same containerd whose bundle is gone, or (at start-up) of no task', () => {
-  const shims = listShims(proc);
+test('an orphan is a shim of the namespace on the same containerd whose bundle is gone, or (at start-up) of no task', async () => {
+  const shims = await listShims(proc);
   const ids = (o: Parameters<typeof orphanShims>[1]) => orphanShims(shims, o).map((s) => s.id).sort();
   expect(ids({ namespace: 'berth', address: ADDR })).toEqual(['gone', 'renamed']);
   expect(ids({ namespace: 'berth', address: `unix://${ADDR}` })).toEqual(['gone', 'renamed']);
@@ -54,13 +54,13 @@ test('an orphan is a shim of the namespace on the same containerd whose bundle i
   expect(ids({ namespace: 'nothing', address: ADDR })).toEqual([]);
 });
 
-test('reapOrphanShims kills each orphan and what still runs under it, nothing else', () => {
+test('reapOrphanShims kills each orphan and what still runs under it, nothing else', async () => {
   const killed: number[] = [];
-  const reaped = reapOrphanShims({ namespace: 'berth', address: ADDR, taskIds: new Set(['live']), procRoot: proc, kill: (pid) => killed.push(pid) });
+  const reaped = await reapOrphanShims({ namespace: 'berth', address: ADDR, taskIds: new Set(['live']), procRoot: proc, kill: (pid) => killed.push(pid) });
   expect(reaped.map((s) => s.pid).sort()).toEqual([11, 12, 13]);
   expect(killed.sort((a, b) => a - b)).toEqual([11, 12, 13, 20]);
   // the child goes before its shim
   const order: number[] = [];
-  reapOrphanShims({ namespace: 'berth', address: ADDR, procRoot: proc, kill: (pid) => order.push(pid) });
+  await reapOrphanShims({ namespace: 'berth', address: ADDR, procRoot: proc, kill: (pid) => order.push(pid) });
   expect(order.indexOf(20)).toBeLessThan(order.indexOf(11));
 });
