@@ -251,7 +251,9 @@ test('drain: the tasks are shut down and wait pending with the reference message
 });
 
 test('a SIGKILLed berth finds its tasks again: none duplicated', async () => {
-  const before = running(await tasksOf('web')).map((t) => t.ID).sort();
+  // both replicas running first: the drain before shut them down, and 'active' brings them back one at a time
+  const settled = await until('web running before the kill', () => tasksOf('web'), (t) => running(t).length === 2, 60_000);
+  const before = running(settled.value).map((t) => t.ID).sort();
   await a.kill();
   await a.start();
   await new Promise((r) => setTimeout(r, 1500));
