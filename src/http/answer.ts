@@ -10,8 +10,10 @@
 //
 // A hold also lapses LAPSE_MS after the last event queued behind it when the answer has not come by then: a request
 // that lasts (a stop waiting out its timeout, a wait, a restart) would otherwise keep its first events (the stop's
-// kill) from subscribers for as long as it runs, where the engine sends them as they happen. The events the rule is
-// for are published just before their answer (a DELETE's destroy), well within it; the order stays the publish order.
+// kill) from subscribers for as long as it runs, where the engine sends them as they happen. A lapse sends what is
+// queued and starts a new epoch: what the request publishes afterwards is held again, to its answer or the next lapse
+// (a force DELETE whose kill took over LAPSE_MS still sends its destroy after its answer). The events the rule is for
+// are published just before their answer (a DELETE's destroy), well within it; the order stays the publish order.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { EventHold } from '../types/event';
@@ -19,12 +21,11 @@ import type { EventHold } from '../types/event';
 /** How long a hold keeps back its events after the last one queued behind it, if the answer has not come. */
 export const LAPSE_MS = 1000;
 
-export class AnswerHold implements EventHold {
+/** One epoch of a hold: the events queued behind it go out together, at the answer or at a lapse. */
+class Epoch implements EventHold {
   private fns: (() => void)[] | undefined = [];
-  private soon = false;
-  private lapse: NodeJS.Timeout | undefined;
 
-  constructor(private readonly lapseMs = LAPSE_MS) {}
+  constructor(private readonly owner: AnswerHold) {}
 
   get released(): boolean {
     return this.fns === undefined;
@@ -39,14 +40,53 @@ export class AnswerHold implements EventHold {
     const fns = this.fns;
     if (!fns) return;
     this.fns = undefined;
-    if (this.lapse) clearTimeout(this.lapse);
     for (const f of fns) f();
   }
 
   queued(): void {
-    if (!this.fns) return;
+    this.owner.queued();
+  }
+}
+
+export class AnswerHold {
+  private epoch: Epoch | undefined = new Epoch(this);
+  private soon = false;
+  private lapse: NodeJS.Timeout | undefined;
+
+  constructor(private readonly lapseMs = LAPSE_MS) {}
+
+  /** The answer is out (or the client left): nothing is held any more. */
+  get released(): boolean {
+    return this.epoch === undefined;
+  }
+
+  /** What an event published now is queued behind (undefined once the answer is out). */
+  current(): EventHold | undefined {
+    return this.epoch;
+  }
+
+  release(): void {
+    const e = this.epoch;
+    if (!e) return;
+    this.epoch = undefined;
+    if (this.lapse) clearTimeout(this.lapse);
+    this.lapse = undefined;
+    e.release();
+  }
+
+  queued(): void {
+    if (!this.epoch) return;
     if (this.lapse) this.lapse.refresh();
-    else this.lapse = setTimeout(() => this.release(), this.lapseMs).unref();
+    else this.lapse = setTimeout(() => this.lapsed(), this.lapseMs).unref();
+  }
+
+  /** No answer LAPSE_MS after the last queued event: those go out, and a new epoch holds what comes next. */
+  private lapsed(): void {
+    const e = this.epoch;
+    if (!e) return;
+    this.lapse = undefined;
+    this.epoch = new Epoch(this);
+    e.release();
   }
 
   /**
@@ -54,7 +94,7 @@ export class AnswerHold implements EventHold {
    * an answer ended at once, a stream's first chunk, which the socket's cork holds to the next tick) is on the socket.
    */
   answering(): void {
-    if (this.soon || !this.fns) return;
+    if (this.soon || !this.epoch) return;
     this.soon = true;
     setImmediate(() => this.release());
   }
@@ -62,9 +102,9 @@ export class AnswerHold implements EventHold {
 
 const scope = new AsyncLocalStorage<AnswerHold>();
 
-/** The hold of the request whose handling is running (undefined outside any request). */
-export function currentAnswer(): AnswerHold | undefined {
-  return scope.getStore();
+/** What an event published now is held behind: the running request's current epoch (undefined outside any request). */
+export function currentAnswer(): EventHold | undefined {
+  return scope.getStore()?.current();
 }
 
 /** A hijacked answer's head went out on the raw socket (attach, exec start, attach/ws, a hijacked error). */
