@@ -16,6 +16,7 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer } from './log-writers';
 import { removeScratch, stopBerthd } from './scratch';
+import { startCensus, type CensusOptions } from './cpu-census';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -40,11 +41,12 @@ process.stdin.resume();
 })();
 `;
 
-function pinger(sock: string): { stop(): Promise<number[]> } {
+function pinger(sock: string): { pid: number; stop(): Promise<number[]> } {
   const child = spawn(process.execPath, ['-e', PINGER, sock], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c));
   return {
+    pid: child.pid!,
     stop: async () => {
       child.stdin.end();
       await new Promise((r) => child.once('close', r));
@@ -70,7 +72,7 @@ const cpuS = (pid: number) => {
 };
 
 /** Ping latencies idle (3 s), then while 4 writers run; the writers' MB/s. */
-async function measure(sock: string, pid: number, bytes: number): Promise<Record<string, unknown>> {
+async function measure(sock: string, pid: number, bytes: number, census: Omit<CensusOptions, 'berthPid' | 'clientPids'>): Promise<Record<string, unknown>> {
   const idle = pinger(sock);
   await new Promise((r) => setTimeout(r, 3000));
   const idleLat = await idle.stop();
@@ -82,12 +84,16 @@ async function measure(sock: string, pid: number, bytes: number): Promise<Record
   }
   const busy = pinger(sock);
   await new Promise((r) => setTimeout(r, 500));
+  // Where the cores went meanwhile (bench/cpu-census.ts): the daemon's threads (and how long its main thread waited
+  // for a core), the writers, their shims, the pinger, everyone else.
+  const cen = startCensus({ ...census, berthPid: pid, clientPids: () => [busy.pid] });
   const c0 = cpuS(pid);
   const t0 = process.hrtime.bigint();
   await Promise.all(ids.map((id) => request(sock, 'POST', `/v1.24/containers/${id}/start`)));
   await Promise.all(ids.map((id) => request(sock, 'POST', `/v1.24/containers/${id}/wait`)));
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = cpuS(pid) - c0;
+  const cpuCensus = cen.stop();
   const busyLat = await busy.stop();
   for (const id of ids) await request(sock, 'DELETE', `/v1.24/containers/${id}?force=1`);
   return {
@@ -95,6 +101,7 @@ async function measure(sock: string, pid: number, bytes: number): Promise<Record
     busyPingMs: { p50: r2(pct(busyLat, 0.5)), p99: r2(pct(busyLat, 0.99)), max: r2(Math.max(...busyLat)), n: busyLat.length },
     writersMBps: +((4 * bytes) / 1e6 / s).toFixed(0),
     daemonCpuS: r2(cpu),
+    cpuCensus,
   };
 }
 
@@ -105,7 +112,9 @@ async function main(): Promise<void> {
   const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-pl-${process.pid}`;
   const bridge = { name: 'bbpl0', subnet: '10.253.241.0/24' };
-  const berthd = spawn(process.execPath, ['--max-semi-space-size=1', path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+  // BENCH_NODE_ARGS: more node options for berthd (--cpu-prof --cpu-prof-dir=DIR: a CPU profile of each of its threads)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const berthd = spawn(process.execPath, ['--max-semi-space-size=1', ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   try {
     while (!(await ping(socket))) {
@@ -113,9 +122,9 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
-    const berth = await measure(socket, berthd.pid!, bytes);
+    const berth = await measure(socket, berthd.pid!, bytes, { containerdPid: ctd.pid, shimMatch: `-namespace ${ns} `, cgroupParent: `/${ns}` });
     const refPidFile = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
-    const ref = (await ping(REF_SOCK)) && fs.existsSync(refPidFile) ? await measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes) : 'not answering';
+    const ref = (await ping(REF_SOCK)) && fs.existsSync(refPidFile) ? await measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes, { prefix: 'dockerd', shimMatch: '-namespace moby ', cgroupParent: '/docker' }) : 'not answering';
     console.log(JSON.stringify({ load: os.loadavg().map(r2), mibPerContainer: bytes >> 20, berth, reference: ref, goals: { busyPingP99Ms: '< 5' } }, null, 2));
   } finally {
     await stopBerthd(berthd);

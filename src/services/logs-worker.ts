@@ -4,6 +4,7 @@
 // left, then end), abort (the client went away). To the main thread: data (a transferred buffer), end, error.
 import { parentPort } from 'node:worker_threads';
 import { streamLogs } from './logs';
+import { nameThread } from '../runtime/thread-name';
 import type { LogSource } from '../runtime/logfiles';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 
@@ -24,6 +25,7 @@ interface Run {
 
 const port = parentPort;
 if (port) {
+  nameThread('berth-logread');
   const runs = new Map<number, Run>();
   const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
   port.on('message', (m: ToWorker) => {

@@ -1,0 +1,178 @@
+// Where the machine's CPU went during a benchmark's run (issue 20's closing note: is a goal held back by berth, or
+// are the cores saturated?). CPU seconds per group, from /proc, sampled every 100 ms (a process that exits keeps
+// its last sample):
+//   berth's threads by name (the capture and log reader threads name themselves), the client process(es), the
+//   containers' shims, the writers (the containers' cgroup subtree's cpuacct.usage), containerd, everyone else on
+//   the machine (other tenants), and the machine's busy and idle time over the cores; for berth's threads also the
+//   time they spent runnable but waiting for a core (schedstat's run delay: `berthMainWaitS`), and the census's own
+//   time on the main thread of the process it runs in (`censusS`, not taken off anything).
+// Linux only; a group that cannot be read is left out.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+
+const TICK = 100; // USER_HZ: clock ticks per second of /proc's times
+
+export interface CensusOptions {
+  /** The process berth runs in (its threads are reported one by one). */
+  berthPid?: number;
+  /** What that process's groups are called (default berth: berthMain, berthCapture, berthOther...). */
+  prefix?: string;
+  /** Client processes (their whole CPU, children included while they live). */
+  clientPids?: () => number[];
+  /** containerd's pid. */
+  containerdPid?: number;
+  /** A string in the shims' command lines (their namespace). */
+  shimMatch?: string;
+  /** The containers' parent cgroup (under the cpuacct hierarchy), e.g. `/berth-bench-st-123`. */
+  cgroupParent?: string;
+}
+
+/** utime + stime of a /proc stat line, in seconds (the comm may hold spaces and parentheses). */
+function statCpu(text: string): { comm: string; s: number } | undefined {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < 0) return undefined;
+  const f = text.slice(close + 2).split(' ');
+  // after the comm: state(0) ppid(1) ... utime(11) stime(12)
+  return { comm: text.slice(open + 1, close), s: (Number(f[11]) + Number(f[12])) / TICK };
+}
+
+function read(p: string): string | undefined {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function machine(): { busy: number; idle: number } {
+  const line = (read('/proc/stat') ?? '').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal
+  const idle = (line[3] ?? 0) + (line[4] ?? 0);
+  const busy = line.slice(0, 8).reduce((a, b) => a + (b || 0), 0) - idle;
+  return { busy: busy / TICK, idle: idle / TICK };
+}
+
+function cgroupUsage(parent: string | undefined): number | undefined {
+  if (!parent) return undefined;
+  for (const root of ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct']) {
+    const v = read(`${root}${parent}/cpuacct.usage`);
+    if (v !== undefined) return Number(v) / 1e9;
+  }
+  const v2 = read(`/sys/fs/cgroup${parent}/cpu.stat`);
+  const m = v2 && /usage_usec (\d+)/.exec(v2);
+  return m ? Number(m[1]) / 1e6 : undefined;
+}
+
+/** Starts counting; `stop()` returns CPU seconds per group over the interval, and the wall time. */
+export function startCensus(o: CensusOptions): { stop(): Record<string, number> } {
+  const threadFirst = new Map<string, number>(); // `name/tid` → CPU at the first sample
+  const threadLast = new Map<string, number>();
+  const waitFirst = new Map<string, number>();
+  const waitLast = new Map<string, number>();
+  let self = 0;
+  let n = 0;
+  const procFirst = new Map<number, number>();
+  const procLast = new Map<number, { group: string; s: number }>();
+  const shims = new Set<number>();
+  const checked = new Set<number>();
+  // A thread or process there at the first sample counts from then; one started later, all of it.
+  let first = true;
+  const m0 = machine();
+  const cg0 = cgroupUsage(o.cgroupParent);
+  const t0 = process.hrtime.bigint();
+  const findShims = () => {
+    if (!o.shimMatch) return;
+    for (const d of fs.readdirSync('/proc')) {
+      const pid = Number(d);
+      if (!pid || checked.has(pid)) continue;
+      checked.add(pid);
+      const cmd = read(`/proc/${pid}/cmdline`)?.replace(/\0/g, ' ');
+      if (cmd && cmd.startsWith('/') && cmd.includes('containerd-shim') && cmd.includes(o.shimMatch)) shims.add(pid);
+    }
+  };
+  const sampleProc = (pid: number, group: string) => {
+    const t = read(`/proc/${pid}/stat`);
+    const c = t && statCpu(t);
+    if (!c) return;
+    if (!procFirst.has(pid)) procFirst.set(pid, first ? c.s : 0);
+    procLast.set(pid, { group, s: c.s });
+  };
+  const sample = () => {
+    if (o.berthPid) {
+      let tids: string[] = [];
+      try {
+        tids = fs.readdirSync(`/proc/${o.berthPid}/task`);
+      } catch {
+        /* gone */
+      }
+      for (const tid of tids) {
+        const t = read(`/proc/${o.berthPid}/task/${tid}/stat`);
+        const c = t && statCpu(t);
+        if (!c) continue;
+        const name = Number(tid) === o.berthPid ? 'main' : c.comm.startsWith('berth-') ? c.comm.slice(6) : 'other';
+        const key = `${name}/${tid}`;
+        if (!threadFirst.has(key)) threadFirst.set(key, first ? c.s : 0);
+        threadLast.set(key, c.s);
+        const sched = read(`/proc/${o.berthPid}/task/${tid}/schedstat`);
+        if (sched) {
+          const wait = Number(sched.split(' ')[1]) / 1e9;
+          if (!waitFirst.has(key)) waitFirst.set(key, first ? wait : 0);
+          waitLast.set(key, wait);
+        }
+      }
+    }
+    for (const pid of o.clientPids?.() ?? []) sampleProc(pid, 'client');
+    if (o.containerdPid) sampleProc(o.containerdPid, 'containerd');
+    if (n++ % 4 === 0) findShims(); // every 400 ms: a shim lives as long as its container
+    for (const pid of shims) sampleProc(pid, 'shim');
+  };
+  const timed = () => {
+    const t = process.hrtime.bigint();
+    sample();
+    self += Number(process.hrtime.bigint() - t) / 1e9;
+  };
+  timed();
+  first = false;
+  const timer = setInterval(timed, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      timed();
+      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      const m1 = machine();
+      const out: Record<string, number> = { wallS: wall, cores: os.cpus().length };
+      for (const [key, last] of threadLast) {
+        const name = `${o.prefix ?? 'berth'}${key.split('/')[0].replace(/^./, (c) => c.toUpperCase())}`;
+        out[name] = (out[name] ?? 0) + last - (threadFirst.get(key) ?? last);
+        const w = waitLast.get(key);
+        if (w !== undefined) out[`${name}WaitS`] = (out[`${name}WaitS`] ?? 0) + w - (waitFirst.get(key) ?? w);
+      }
+      for (const [pid, { group, s }] of procLast) out[group] = (out[group] ?? 0) + s - (procFirst.get(pid) ?? s);
+      // (the parent cgroup is made with the first container: not there at the start, it counts from 0)
+      const cg1 = cgroupUsage(o.cgroupParent);
+      if (cg1 !== undefined) out.writer = cg1 - (cg0 ?? 0);
+      out.machineBusy = m1.busy - m0.busy;
+      out.machineIdle = m1.idle - m0.idle;
+      const ours = Object.entries(out)
+        .filter(([k]) => !['wallS', 'cores', 'machineBusy', 'machineIdle'].includes(k) && !k.endsWith('WaitS'))
+        .reduce((a, [, v]) => a + v, 0);
+      out.everyoneElse = Math.max(0, out.machineBusy - ours);
+      out.busyOfCores = out.machineBusy / (wall * out.cores);
+      out.censusS = self;
+      for (const k of Object.keys(out)) out[k] = +out[k].toFixed(k === 'censusS' ? 3 : 2);
+      return out;
+    },
+  };
+}
+
+/** The per-group median of several censuses. */
+export function medianCensus(runs: Record<string, number>[]): Record<string, number> {
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(
+    keys.map((k) => {
+      const xs = runs.map((r) => r[k] ?? 0).sort((a, b) => a - b);
+      return [k, xs[Math.floor(xs.length / 2)]];
+    }),
+  );
+}
