@@ -11,6 +11,7 @@
 // only those kinds (of berthNone, berthBridge, baseNone, baseBridge, ctrRun, refNone, refBridge; the 40 runs 8 at a
 // time follow: berth, base, ctrRun, ref; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
 // first berthd: a timeline of its requests, containerd calls, commands and fsyncs (bench/trace-summary.ts sums it).
+// BENCH_CPUPROF=<dir> runs the first berthd with --cpu-prof into that folder (written when it stops).
 // Run: npm run bench:cli [samples] [rounds]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -99,8 +100,9 @@ async function main(): Promise<void> {
   const ns = `berth-bench-cli-${process.pid}`;
   const bridge = { name: 'bbcli0', subnet: '10.253.249.0/24' };
   const trace = process.env.BENCH_TRACE;
+  const cpuProf = process.env.BENCH_CPUPROF;
   const startBerthd = (main: string, sock: string, name: string, b: typeof bridge, traced = false) =>
-    spawn(process.execPath, ['--max-semi-space-size=1', ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
+    spawn(process.execPath, ['--max-semi-space-size=1', ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf)] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
   const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge, true);
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const baseDist = process.env.BERTH_BASE_DIST;

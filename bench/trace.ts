@@ -54,6 +54,14 @@ if (file) {
           log(`events-write ${String(wa[0]).slice(0, 120).replace(/\s+/g, ' ')}`);
           return (w as Fn).apply(this, wa) as boolean;
         } as typeof rs.write;
+        // (the events handler writes its chunks on the socket itself)
+        const sock = rq.socket;
+        const sw = sock.write;
+        sock.write = function (this: typeof sock, ...wa: unknown[]) {
+          const m = /"status":"([a-z_ :]+)"/.exec(String(wa[0]));
+          if (m) log(`events-write ${m[1]}`);
+          return (sw as Fn).apply(this, wa) as boolean;
+        } as typeof sock.write;
       }
     }
     return (emit as Fn).call(this, ev, ...a) as boolean;

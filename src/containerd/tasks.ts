@@ -17,8 +17,9 @@ export interface ProtoTime {
   nanos?: number | null;
 }
 
-export async function create(ctr: Containerd, id: string, rootfs: Mount[], io: TaskIO): Promise<void> {
-  await ctr.tasks.Create({ container_id: id, rootfs, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, terminal: io.terminal });
+/** Creates the task (its init process made, not started); returns its pid. */
+export async function create(ctr: Containerd, id: string, rootfs: Mount[], io: TaskIO): Promise<number> {
+  return (await ctr.tasks.Create({ container_id: id, rootfs, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, terminal: io.terminal })).pid;
 }
 
 /** Starts the task (or the exec `execId`); returns its pid. */

@@ -307,7 +307,14 @@ export class ContainerMonitor {
         else if (rec.HostConfig.NetworkMode === 'none') await deleteNetns(rec.Id);
         continue;
       }
-      if (t && (t.status === 'RUNNING' || t.status === 'PAUSED' || t.status === 'CREATED')) {
+      if (t?.status === 'CREATED') {
+        // A start cut short: its running state is written while containerd starts the task, and berth was killed
+        // before the task started. The process never ran: it is killed, and the run ends as one killed would.
+        await this.killAndDelete(rec.Id, t.status);
+        await this.recordExit(rec.Id, 128 + 9, rfc3339Nano(now()));
+        continue;
+      }
+      if (t && (t.status === 'RUNNING' || t.status === 'PAUSED')) {
         if (rec.IO) {
           const io = new ContainerIO(rec.IO, rec.LogPath || null, this.d.live.logOptionsOrNone(rec), this.d.live.capture);
           try {

@@ -203,19 +203,31 @@ export class ContainerService {
       if (failed) throw failed.reason;
       io.stdinReady = true;
       live.exited = new Promise((r) => (live.exitResolve = r));
+      // The running state is written while containerd starts the task (the write is no longer a step of its own on
+      // every start's path): the answer waits for both. The record says running only from here; a start that fails
+      // writes its error after it (the store keeps the order), and a berth killed before the task started finds it
+      // created and kills it at its next start (ContainerMonitor.reconcile).
+      const created = (settled[1] as PromiseFulfilledResult<number>).value;
+      const running = (pid: number): ContainerRecord['State'] => ({ ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt });
+      const state = running(created);
+      const saved = this.d.store.save(rec, { ...rec, State: state, IO: paths, HasBeenManuallyStopped: false }).catch((err) => {
+        this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
+      });
+      live.startSaved = saved;
       const pid = await taskApi.start(this.ctr, rec.Id);
       this.d.networking.nameSandbox(rec, pid);
-      rec.State = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
+      rec.State = pid === created ? state : running(pid);
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
-      // start goes out and the run is watched before the record write: a process that exits at once is seen
-      // exiting by the containerd event, after its start.
+      // start goes out and the run is watched before the record write is awaited: a process that exits at once is
+      // seen exiting by the containerd event, after its start.
       this.runEvents(rec, 'start');
       this.publish(rec, 'start');
       this.monitor.watchExit(rec.Id);
-      live.startSaved = this.d.store.save(rec).catch((err) => {
-        this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
-      });
+      // (a pid other than the created task's, which containerd does not give: the record is written again)
+      if (pid !== created) live.startSaved = saved.then(() => this.d.store.save(rec)).catch((err) => {
+          this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
+        });
       await live.startSaved;
     } catch (err) {
       io.close();

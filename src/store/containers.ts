@@ -29,6 +29,11 @@ export class ContainerStore {
   private readonly byName = new Map<string, string>();
   /** Each record's file writes in order (a later state never lands before an earlier one), and its removal after them. */
   private readonly writes = new Map<string, Promise<void>>();
+  /**
+   * Each record's write that waits for the one in flight: a later save joins it (its state replaces the queued one,
+   * and its caller waits for that write), so a burst of saves costs one write after the current one, not one each.
+   */
+  private readonly queued = new Map<string, { rec: ContainerRecord; data: string; done: Promise<void> }>();
   /** Records removed: a late save (a health probe, an exit, an update racing rm -f) must not bring them back. */
   private readonly removed = new WeakSet<ContainerRecord>();
   readonly root: string;
@@ -82,16 +87,35 @@ export class ContainerStore {
     return this.byName.has(name.startsWith('/') ? name : `/${name}`);
   }
 
-  async save(rec: ContainerRecord): Promise<void> {
+  /**
+   * Writes the record (resolves once a write with this state is on disk). With `as`, the file gets that version of
+   * it instead (a state about to be true: a start's running state written while containerd starts the task); the
+   * index keeps `rec`.
+   */
+  async save(rec: ContainerRecord, as: ContainerRecord = rec): Promise<void> {
     if (this.removed.has(rec)) return;
     this.byId.set(rec.Id, rec);
     this.byName.set(rec.Name, rec.Id);
-    const data = JSON.stringify(rec);
-    await this.serial(rec.Id, () => (this.removed.has(rec) ? Promise.resolve() : writeFileAtomic(this.file(rec.Id), data)));
+    const data = JSON.stringify(as);
+    const waiting = this.queued.get(rec.Id);
+    if (waiting) {
+      // (not begun yet: it writes this state, the latest, and resolves only once that is on disk)
+      waiting.rec = rec;
+      waiting.data = data;
+      return waiting.done;
+    }
+    const q = { rec, data, done: Promise.resolve() };
+    this.queued.set(rec.Id, q);
+    q.done = this.serial(rec.Id, () => {
+      if (this.queued.get(rec.Id) === q) this.queued.delete(rec.Id); // from here a save queues a write of its own
+      return this.removed.has(q.rec) ? Promise.resolve() : writeFileAtomic(this.file(rec.Id), q.data);
+    });
+    return q.done;
   }
 
   async delete(rec: ContainerRecord): Promise<void> {
     this.removed.add(rec);
+    this.queued.delete(rec.Id); // (a save after this one is no longer ordered before the removal)
     this.byId.delete(rec.Id);
     this.releaseName(rec.Name, rec.Id);
     try {

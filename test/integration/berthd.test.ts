@@ -8,6 +8,9 @@ import { containerdAddress, firstEvent, request } from '../helpers/berth';
 import { buildBusyboxImage } from '../helpers/busybox-image';
 import { cleanupNamespace, listSnapshots } from '../helpers/cleanup';
 import { Containerd } from '../../src/containerd/client';
+import * as snapshotApi from '../../src/containerd/snapshots';
+import * as taskApi from '../../src/containerd/tasks';
+import { SNAPSHOTTER } from '../../src/services/images';
 
 const ROOT = path.resolve(__dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berthd-it-'));
@@ -123,6 +126,35 @@ test('a build SIGKILLed mid-RUN leaves nothing once berth is back: no step conta
     expect((await ctr.leases.List({ filters: [] })).leases.filter((l) => l.id.startsWith('berth-build'))).toEqual([]);
     const snaps = await listSnapshots(ctr);
     expect(snaps.filter((s) => s.name.startsWith('berth-build') || /^[0-9a-f]{64}(-init)?$/.test(s.name))).toEqual([]);
+  } finally {
+    ctr.close();
+  }
+  d.kill('SIGTERM');
+  await exited(d);
+});
+
+test('a start cut short once its running state was written (the task made, never started): at the next start the task is killed and the run ends, exit 137', async () => {
+  let d = await start();
+  await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['busybox:latest'] }) });
+  const made = await request(socket, 'POST', '/v1.24/containers/create?name=cutshort', { body: { Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: { NetworkMode: 'none' } } });
+  expect(made.status).toBe(201);
+  const id = made.json().Id as string;
+  d.kill('SIGKILL');
+  await exited(d);
+  // What the start leaves when killed between its record write and containerd's Start: the task created, the record running.
+  const ctr = new Containerd({ address: containerdAddress(), namespace });
+  try {
+    const pid = await taskApi.create(ctr, id, await snapshotApi.mounts(ctr, SNAPSHOTTER, id), { stdin: '', stdout: '', stderr: '', terminal: false });
+    expect(await taskApi.status(ctr, id)).toBe('CREATED');
+    const file = path.join(dir, 'data', 'containers', id, 'config.v2.json');
+    const rec = JSON.parse(fs.readFileSync(file, 'utf8'));
+    rec.State = { ...rec.State, Status: 'running', Running: true, Pid: pid, StartedAt: new Date().toISOString() };
+    fs.writeFileSync(file, JSON.stringify(rec));
+    d = await start();
+    const state = (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().State;
+    expect({ Status: state.Status, Running: state.Running, Pid: state.Pid, ExitCode: state.ExitCode }).toEqual({ Status: 'exited', Running: false, Pid: 0, ExitCode: 137 });
+    expect(await taskApi.status(ctr, id).catch((err: Error) => err.message)).toMatch(/not found/);
+    expect((await request(socket, 'DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
   } finally {
     ctr.close();
   }

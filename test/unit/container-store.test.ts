@@ -52,3 +52,118 @@ test('saves of one record land in order: the last state is the one on disk', asy
   await Promise.all(saves);
   expect(new ContainerStore(root).get(rec.Id)?.State.ExitCode).toBe(19);
 });
+
+describe('saves queued behind a write in flight are merged', () => {
+  /** Holds each record file's rename (the write's last step) until released; counts the writes. */
+  function holdWrites() {
+    const rename = fs.promises.rename;
+    const held: (() => void)[] = [];
+    let hold = true;
+    const spy = jest.spyOn(fs.promises, 'rename').mockImplementation(async (from, to) => {
+      if (hold) await new Promise<void>((r) => held.push(r));
+      return rename(from, to);
+    });
+    const waitHeld = async (n: number) => {
+      while (held.length < n) await new Promise((r) => setTimeout(r, 1));
+    };
+    return { spy, held, waitHeld, release: () => (hold = false) };
+  }
+  afterEach(() => jest.restoreAllMocks());
+
+  const onDisk = (store: ContainerStore, id: string) => (JSON.parse(fs.readFileSync(path.join(store.dir(id), 'config.v2.json'), 'utf8')) as ContainerRecord).State.ExitCode;
+
+  test('one write for the burst, the latest state; each waiter resolves once a write with its state is on disk', async () => {
+    const store = new ContainerStore(root);
+    const rec = record(ContainerStore.newId(), '/merged');
+    const h = holdWrites();
+    const seen: [number, number][] = []; // [the state saved, what was on disk when its save resolved]
+    const save = (code: number) => {
+      rec.State = { ...rec.State, ExitCode: code };
+      return store.save(rec).then(() => void seen.push([code, onDisk(store, rec.Id)]));
+    };
+    const first = save(0);
+    await h.waitHeld(1); // the first write is in flight (held before its rename)
+    const burst = [1, 2, 3, 4, 5].map(save);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([]); // nothing resolved before its state was written
+    h.release();
+    h.held.shift()!();
+    await Promise.all([first, ...burst]);
+    expect(h.spy).toHaveBeenCalledTimes(2); // the first state's write, then one for the five queued behind it
+    expect(seen[0]).toEqual([0, 0]);
+    for (const [code, disk] of seen.slice(1)) expect(disk).toBeGreaterThanOrEqual(code);
+    expect(seen.slice(1).map(([, disk]) => disk)).toEqual([5, 5, 5, 5, 5]);
+    expect(new ContainerStore(root).get(rec.Id)?.State.ExitCode).toBe(5);
+  });
+
+  test('a save made while the merged write is under way waits for a write of its own', async () => {
+    const store = new ContainerStore(root);
+    const rec = record(ContainerStore.newId(), '/third');
+    const h = holdWrites();
+    const done: number[] = [];
+    const save = (code: number) => {
+      rec.State = { ...rec.State, ExitCode: code };
+      return store.save(rec).then(() => void done.push(onDisk(store, rec.Id)));
+    };
+    const a = save(1);
+    await h.waitHeld(1);
+    const b = save(2);
+    h.held.shift()!(); // the first write lands; the second (state 2) begins and is held
+    await h.waitHeld(1);
+    const c = save(3); // after the second write began: not in it
+    h.held.shift()!();
+    await b;
+    expect(done).toEqual([1, 2]); // (c is not resolved by a write without its state)
+    await h.waitHeld(1);
+    h.release();
+    h.held.shift()!();
+    await Promise.all([a, b, c]);
+    expect(done).toEqual([1, 2, 3]);
+    expect(h.spy).toHaveBeenCalledTimes(3);
+  });
+
+  test('a merged write that fails fails each of its waiters; the write before it and a later save are kept', async () => {
+    const store = new ContainerStore(root);
+    const rec = record(ContainerStore.newId(), '/failing');
+    const rename = fs.promises.rename;
+    const held: (() => void)[] = [];
+    let calls = 0;
+    jest.spyOn(fs.promises, 'rename').mockImplementation(async (from, to) => {
+      const n = ++calls;
+      if (n === 1) await new Promise<void>((r) => held.push(r));
+      if (n === 2) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return rename(from, to);
+    });
+    rec.State = { ...rec.State, ExitCode: 1 };
+    const first = store.save(rec);
+    while (!held.length) await new Promise((r) => setTimeout(r, 1));
+    rec.State = { ...rec.State, ExitCode: 2 };
+    const x = store.save(rec);
+    rec.State = { ...rec.State, ExitCode: 3 };
+    const y = store.save(rec);
+    held.shift()!();
+    await first;
+    await expect(x).rejects.toThrow('ENOSPC');
+    await expect(y).rejects.toThrow('ENOSPC');
+    expect(onDisk(store, rec.Id)).toBe(1);
+    expect(fs.readdirSync(store.dir(rec.Id))).toEqual(['config.v2.json']); // no temp file left
+    await store.save(rec);
+    expect(onDisk(store, rec.Id)).toBe(3);
+  });
+
+  test('a save queued behind a write and then the removal: the record is gone, the save resolved', async () => {
+    const store = new ContainerStore(root);
+    const rec = record(ContainerStore.newId(), '/removed');
+    const h = holdWrites();
+    const first = store.save(rec);
+    await h.waitHeld(1);
+    rec.State = { ...rec.State, Status: 'removing' };
+    const removing = store.save(rec);
+    const removal = store.delete(rec);
+    h.release();
+    h.held.shift()!();
+    await Promise.all([first, removing, removal]);
+    expect(fs.existsSync(store.dir(rec.Id))).toBe(false);
+    expect(new ContainerStore(root).all()).toEqual([]);
+  });
+});
