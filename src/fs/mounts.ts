@@ -126,6 +126,22 @@ export function findOverlayByUpper(upper: string): string | undefined {
   return readMountInfo().find((m) => m.fsType === 'overlay' && m.superOptions.includes(`upperdir=${upper}`))?.mountPoint;
 }
 
+const OVERLAYFS_SUPER_MAGIC = 0x794c7630;
+
+/**
+ * Whether an overlay is mounted right at `dir` (a mount point: its device is not its parent's), with three system
+ * calls. /proc/self/mountinfo lists every mount of the host, each container's rootfs and netns among them: reading
+ * it took 5 ms here with 300 containers running, for every inspect of a running one.
+ */
+export function isOverlayMountPoint(dir: string): boolean {
+  try {
+    const st = fs.statSync(dir);
+    return st.dev !== fs.statSync(path.dirname(dir)).dev && fs.statfsSync(dir).type === OVERLAYFS_SUPER_MAGIC;
+  } catch {
+    return false;
+  }
+}
+
 /** Mounts left under `dir` by a berth that died mid-operation. */
 export async function unmountAllUnder(dir: string): Promise<void> {
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;

@@ -30,7 +30,7 @@ import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, layeredProbe, MountLike, readLayered, resolveUser, type ResolvedUser } from './rootfs';
 import { contentSize } from '../fs/usage';
-import { findOverlayByUpper, mountSnapshot, unmount } from '../fs/mounts';
+import { findOverlayByUpper, isOverlayMountPoint, mountSnapshot, unmount } from '../fs/mounts';
 import { cleanPath, resolveInScope } from '../fs/resolve';
 import type { ContainerServiceDeps } from './containers';
 
@@ -584,7 +584,10 @@ export class ContainerConfigurator {
     if (!m || m.type !== 'overlay') return null;
     const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
     const { upper, lower } = layerDirs([m]);
-    const merged = (rec.State.Running && upper ? findOverlayByUpper(upper) : undefined) ?? this.rootfsPath(rec);
+    // A running task's rootfs is mounted in its bundle (found by its upper dir where the bundle is not known or not there).
+    const bundle = this.rootfsPath(rec);
+    const live = rec.State.Running && upper ? (bundle && isOverlayMountPoint(bundle) ? bundle : findOverlayByUpper(upper)) : undefined;
+    const merged = live ?? bundle;
     const data: Record<string, string> = {};
     // Go writes a map's keys sorted.
     if (lower.length) data.LowerDir = lower.join(':');
