@@ -116,6 +116,61 @@ async function plainFanout(dir: string): Promise<number> {
   }
 }
 
+/**
+ * The CLI's own floor for `docker ps` and `docker stats --no-stream`: a bare Node server (another process) answering
+ * what those commands ask with what the daemon measured answered just before, at once: /_ping and /version with its
+ * API version, /events held open, GET /containers/json with the daemon's very list, and each container's stats with
+ * the daemon's sample of one container (its name and id swapped in). Args: socket, a JSON file of those answers.
+ */
+const CANNED = `
+const http = require('node:http');
+const fs = require('node:fs');
+const [sock, file] = process.argv.slice(1);
+const a = JSON.parse(fs.readFileSync(file, 'utf8'));
+const list = Buffer.from(a.list);
+const version = Buffer.from(a.version);
+const sample = JSON.parse(a.stats);
+const stats = new Map();
+for (const c of JSON.parse(a.list)) {
+  const b = Buffer.from(JSON.stringify({ ...sample, name: c.Names[0], id: c.Id }) + '\\n');
+  stats.set(c.Id, b);
+  stats.set(c.Id.slice(0, 12), b);
+}
+const head = { 'Api-Version': a.apiVersion, Ostype: 'linux', 'Content-Type': 'application/json' };
+http.createServer((req, res) => {
+  const p = req.url.replace(/^\\/v[0-9.]+/, '').replace(/\\?.*/, '');
+  if (p === '/_ping') {
+    res.writeHead(200, { ...head, 'Content-Type': 'text/plain; charset=utf-8' });
+    return res.end('OK');
+  }
+  if (p === '/version') return res.writeHead(200, head).end(version);
+  if (p === '/containers/json') return res.writeHead(200, head).end(list);
+  if (p === '/events') return res.writeHead(200, head).flushHeaders();
+  const m = /^\\/containers\\/([^/]+)\\/stats$/.exec(p);
+  const b = m && stats.get(m[1]);
+  if (b) return res.writeHead(200, head).end(b);
+  res.writeHead(404, head).end('{"message":"not canned"}\\n');
+}).listen({ path: sock, backlog: 65535 }, () => process.stdout.write('listening\\n'));
+`;
+
+/** Starts the canned server with the daemon's answers; its socket and a stop function. */
+async function cannedServer(dir: string, sock: string): Promise<{ sock: string; stop(): void }> {
+  const list = await request(sock, 'GET', '/v1.24/containers/json');
+  const first = list.json()[0]?.Id;
+  const version = await request(sock, 'GET', '/v1.24/version');
+  const stats = await request(sock, 'GET', `/v1.24/containers/${first}/stats?stream=0`);
+  const file = path.join(dir, 'canned.json');
+  fs.writeFileSync(file, JSON.stringify({ list: list.text, version: version.text, stats: stats.text, apiVersion: String(version.headers['api-version'] ?? '1.24') }));
+  const cs = path.join(dir, 'canned.sock');
+  fs.rmSync(cs, { force: true });
+  const server = spawn(process.execPath, ['-e', CANNED, cs, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.once('data', () => resolve());
+    server.once('exit', (code) => reject(new Error(`the canned server exited (${code})`)));
+  });
+  return { sock: cs, stop: () => server.kill() };
+}
+
 /** An RFC 3339 time with up to 9 fractional digits, as wall-clock ns. */
 function rfc3339Ns(t: string): bigint {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(t);
@@ -135,15 +190,28 @@ function ping(socket: string): Promise<boolean> {
 
 const rssKB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-function cli(sock: string, args: string[]): Promise<number> {
+function cli(sock: string, args: string[], out?: (stdout: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const c = spawn('docker', args, { env: { ...process.env, DOCKER_HOST: `unix://${sock}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn('docker', args, { env: { ...process.env, DOCKER_HOST: `unix://${sock}` }, stdio: ['ignore', out ? 'pipe' : 'ignore', 'pipe'] });
     let err = '';
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.on('close', (code) => (code === 0 ? resolve(ms(t0)) : reject(new Error(`docker ${args.join(' ')}: ${code} ${err}`))));
+    let text = '';
+    c.stderr!.on('data', (d: Buffer) => (err += d));
+    c.stdout?.on('data', (d: Buffer) => (text += d));
+    c.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`docker ${args.join(' ')}: ${code} ${err}`));
+      const t = ms(t0);
+      out?.(text);
+      resolve(t);
+    });
   });
 }
+
+/**
+ * Rows of `docker stats --no-stream` the CLI gave up on: it waits 2 s for each container's first sample, then shows
+ * "--" in its place (so the command's time alone cannot tell a slow daemon past 2 s from a fast one).
+ */
+const timedOutRows = (text: string) => text.split('\n').filter((l) => / -- /.test(l)).length;
 
 /** `total` calls of `one(i)`, `parallel` at a time. */
 async function pool(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<void> {
@@ -279,11 +347,15 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     while (fs.existsSync(hold)) await new Promise((r) => setTimeout(r, 500));
   }
   const ps: number[] = [];
-  // the CLI's own floor: `docker version` (one small round trip), interleaved with `docker ps`
+  // the CLI's own floors, interleaved with `docker ps`: `docker version` (one small round trip), and `docker ps`
+  // against a bare server answering with the daemon's own list of N (the CLI's cost of N rows)
   const floor: number[] = [];
+  const psFloor: number[] = [];
+  const canned = await cannedServer(dir, side.sock);
   for (let i = 0; i < 10; i++) {
     ps.push(await cli(side.sock, ['ps']));
     floor.push(await cli(side.sock, ['version']));
+    psFloor.push(await cli(canned.sock, ['ps']));
   }
   const list: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -292,8 +364,19 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     if (l.json().length < n) throw new Error(`${side.name}: ${l.json().length} listed`);
     list.push(ms(t));
   }
+  // `docker stats --no-stream` against the daemon, interleaved with the same against the canned server (each
+  // container's sample answered at once: the CLI's own floor); the rows the CLI gave up on, in the daemon's runs
   const stats: number[] = [];
-  for (let i = 0; i < 3; i++) stats.push(await cli(side.sock, ['stats', '--no-stream']));
+  const statsFloor: number[] = [];
+  let statsTimedOut = 0;
+  try {
+    for (let i = 0; i < 3; i++) {
+      stats.push(await cli(side.sock, ['stats', '--no-stream'], (t) => (statsTimedOut = Math.max(statsTimedOut, timedOutRows(t)))));
+      statsFloor.push(await cli(canned.sock, ['stats', '--no-stream']));
+    }
+  } finally {
+    canned.stop();
+  }
   const subs = await subscribers(side.sock);
   const dieMedian: number[] = [];
   const dieMax: number[] = [];
@@ -328,8 +411,14 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     startAllS: r1(startAllS),
     dockerPsMs: r1(median(ps)),
     dockerVersionMs: r1(median(floor)),
+    // the limit for dockerPsMs: the CLI's `docker ps` of the same N rows from a server that answers at once
+    dockerPsAgainstCannedListMs: r1(median(psFloor)),
     listMs: r1(median(list)),
     dockerStatsNoStreamMs: r1(median(stats)),
+    // the limit for dockerStatsNoStreamMs: the same command against a server answering every sample at once
+    dockerStatsAgainstCannedSamplesMs: r1(median(statsFloor)),
+    // rows shown as "--" (no sample within the CLI's 2 s), the most in one run
+    dockerStatsRowsTimedOut: statsTimedOut,
     dieTo100SubscribersMs: {
       fromExit: { median: r1(median(dieMedian)), max: r1(median(dieMax)) },
       exitToDie: r1(median(exitToPublish)),

@@ -78,8 +78,13 @@ export class EventBus implements EventPublisher {
     const h = this.holdOf?.();
     const hold = h && !h.released ? h : undefined;
     let held = false;
+    // Subscribers asking with the same filters share its function (handlers/events.ts): it runs once per event.
+    const matched = new Map<(e: EngineEvent) => boolean, boolean>();
     for (const s of this.subs) {
-      if (!s.fn || !s.filter(e)) continue;
+      if (!s.fn) continue;
+      let ok = matched.get(s.filter);
+      if (ok === undefined) matched.set(s.filter, (ok = s.filter(e)));
+      if (!ok) continue;
       // Nothing waiting and nothing holding: during the publish (the die path's latency).
       if (!s.queue && !hold) {
         s.fn(e);

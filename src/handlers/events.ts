@@ -2,7 +2,7 @@
 import type { Route } from '../http/app';
 import { queryFilters, queryString } from '../http/query';
 import { invalidParameter } from '../errors';
-import { compileEventFilter, parseEventTime } from '../translate/filters';
+import { compileEventFilter, parseEventTime, type Filters } from '../translate/filters';
 import { toEventJSON } from '../translate/response/events';
 import { supports } from '../translate/version/features';
 import type { EngineEvent } from '../types/event';
@@ -21,6 +21,21 @@ function encoded(e: EngineEvent): { line: string; chunk: Buffer } {
     lines.set(e, l);
   }
   return l;
+}
+
+/**
+ * Equal filters share one compiled function, so the bus matches an event once for all the subscribers that asked
+ * alike (a hundred `docker events --filter event=die` cost one match). Bounded: the oldest forgotten past 64.
+ */
+const shared = new Map<string, (e: EngineEvent) => boolean>();
+function sharedFilter(f: Filters, strict: boolean, daemon: boolean): (e: EngineEvent) => boolean {
+  const fn = compileEventFilter(f, strict, daemon); // (validates, and drops what it ignores)
+  const key = JSON.stringify([strict, daemon, [...f].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  const known = shared.get(key);
+  if (known) return known;
+  if (shared.size >= 64) shared.delete(shared.keys().next().value!);
+  shared.set(key, fn);
+  return fn;
 }
 
 /** A subscription to the event bus: the ring's events so far (for `since`), then live ones until closed. */
@@ -44,7 +59,7 @@ export function eventRoutes(bus: EventsBackend): Route[] {
       path: '/events',
       handler: async (req, res) => {
         const v = req.apiVersion;
-        const match = compileEventFilter(queryFilters(req), supports(v, 'EventsBadFilter400'), supports(v, 'EventsDaemon'));
+        const match = sharedFilter(queryFilters(req), supports(v, 'EventsBadFilter400'), supports(v, 'EventsDaemon'));
         const since = parseEventTime(queryString(req, 'since'));
         const until = parseEventTime(queryString(req, 'until'));
         // The spec: "400 bad parameter (since v1.24)".

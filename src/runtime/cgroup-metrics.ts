@@ -150,11 +150,14 @@ export class CgroupV1Reader {
     const stat = this.read(path.join(d.cpuacct, 'cpuacct.stat')).trim().split(/\s+/);
     if (stat.length !== 4 || stat[0] !== 'user' || stat[2] !== 'system') throw new Error('unexpected cpuacct.stat');
     const ticks = (x: string) => String((BigInt(x) * 1_000_000_000n) / CLOCK_TICKS);
+    // cpuacct.usage is the sum of the per-CPU counters cpuacct.usage_percpu prints (the kernel's cpuusage_read adds
+    // the same per-CPU figures over every possible CPU): summed here, one file fewer to open.
+    const perCpu = this.read(path.join(d.cpuacct, 'cpuacct.usage_percpu')).trim().split(/\s+/).filter(Boolean).map(BigInt);
     const usage = {
-      total: this.uint(path.join(d.cpuacct, 'cpuacct.usage')),
+      total: String(perCpu.reduce((a, b) => a + b, 0n)),
       kernel: ticks(stat[3]),
       user: ticks(stat[1]),
-      per_cpu: this.read(path.join(d.cpuacct, 'cpuacct.usage_percpu')).trim().split(/\s+/).filter(Boolean).map((x) => String(BigInt(x))),
+      per_cpu: perCpu.map(String),
     };
     const t = d.cpu ? keyValues(this.read(path.join(d.cpu, 'cpu.stat'))) : new Map<string, string>();
     return { usage, throttling: { periods: t.get('nr_periods') ?? '0', throttled_periods: t.get('nr_throttled') ?? '0', throttled_time: t.get('throttled_time') ?? '0' } };

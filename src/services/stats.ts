@@ -49,11 +49,19 @@ const BATCH = 32;
  */
 const WINDOW_MS = 5;
 
+/** The host's online CPUs (os.cpus() reads /proc/cpuinfo and every CPU's times: asked again at most once a second). */
+let cpus = { n: 0, at: 0 };
+function onlineCpus(): number {
+  const t = Date.now();
+  if (t - cpus.at > 1000) cpus = { n: os.cpus().length, at: t };
+  return cpus.n;
+}
+
 const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemCpuNs: 0, onlineCpus: 0, networks: {} };
 
 export class StatsService {
   /** Readings wanted in this window (`docker stats` asks for every container at once). */
-  private wanted = new Map<string, { pid: number; cpuOnly: boolean; done: ((r: StatsReading | undefined) => void)[] }>();
+  private wanted = new Map<string, { pid: number; cpuOnly: boolean; net: boolean; done: ((r: StatsReading | undefined) => void)[] }>();
   private readonly cgroups = new CgroupV1Reader();
 
   constructor(
@@ -76,7 +84,8 @@ export class StatsService {
     }
     return new Promise((resolve) => {
       if (this.wanted.size === 0) setTimeout(() => this.read(), WINDOW_MS);
-      const w = this.wanted.get(id) ?? { pid: cur.State.Pid, cpuOnly, done: [] };
+      // (NetworkMode none: its namespace has only lo, which the counters leave out)
+      const w = this.wanted.get(id) ?? { pid: cur.State.Pid, cpuOnly, net: cur.HostConfig.NetworkMode !== 'none', done: [] };
       w.cpuOnly &&= cpuOnly;
       w.done.push(resolve);
       this.wanted.set(id, w);
@@ -90,7 +99,7 @@ export class StatsService {
   private read(): void {
     const all = [...this.wanted];
     this.wanted = new Map();
-    const host = { systemCpuNs: systemCpuNs(), onlineCpus: os.cpus().length, memTotal: os.totalmem() };
+    const host = { systemCpuNs: systemCpuNs(), onlineCpus: onlineCpus(), memTotal: os.totalmem() };
     const read = rfc3339Nano(now());
     const wanted: typeof all = [];
     for (const [id, w] of all) {
@@ -99,7 +108,7 @@ export class StatsService {
         wanted.push([id, w]);
         continue;
       }
-      const r = { read, metrics, ...host, networks: w.cpuOnly ? {} : netCounters(w.pid) };
+      const r = { read, metrics, ...host, networks: w.cpuOnly || !w.net ? {} : netCounters(w.pid) };
       for (const d of w.done) d(r);
     }
     for (let i = 0; i < wanted.length; i += BATCH) {
@@ -109,7 +118,7 @@ export class StatsService {
           const read = rfc3339Nano(now());
           for (const [id, w] of part) {
             const metrics = byId.get(id);
-            const r = metrics ? { read, metrics, ...host, networks: netCounters(w.pid) } : undefined;
+            const r = metrics ? { read, metrics, ...host, networks: w.net ? netCounters(w.pid) : {} } : undefined;
             for (const d of w.done) d(r);
           }
         },

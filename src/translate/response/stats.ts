@@ -17,7 +17,7 @@ export interface StatsReading {
   read: string;
   metrics: any; // io.containerd.cgroups.v1.Metrics or io.containerd.cgroups.v2.Metrics, longs as strings
   systemCpuNs: number;
-  /** The host's memory: a v2 limit above it (no limit set) is reported as it, as the engine does. */
+  /** The host's memory: a limit above it (no limit set) is reported as it, as the engine does. */
   memTotal?: number;
   onlineCpus: number;
   networks: Record<string, NetCounters>;
@@ -127,7 +127,10 @@ export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v
   if (supports(v, 'StatsPreCPU')) out.precpu_stats = cpuStats(prev);
   // failcnt only when non-zero, as the reference (omitempty).
   const failcnt = n(mem.usage?.failcnt);
-  out.memory_stats = { usage: n(mem.usage?.usage), max_usage: n(mem.usage?.max), stats, ...(failcnt ? { failcnt } : {}), limit: n(mem.usage?.limit) };
+  // No limit set (the v1 counter's "unlimited", 8 EiB): the host's memory, as the engine reports it.
+  let limit = n(mem.usage?.limit);
+  if (cur.memTotal && limit > cur.memTotal) limit = cur.memTotal;
+  out.memory_stats = { usage: n(mem.usage?.usage), max_usage: n(mem.usage?.max), stats, ...(failcnt ? { failcnt } : {}), limit };
   if (supports(v, 'StatsNetworks')) out.networks = cur.networks;
   else out.network = sumNetworks(cur.networks);
   // Newer CLIs print the container from these; older ones ignore them.
