@@ -22,19 +22,10 @@ import { activatedFds, checkHosts, fdsFor, loadTlsFiles, socketGroup, StartError
 import { EventBus } from './events/bus';
 import { SystemService } from './services/system';
 import { systemRoutes } from './handlers/system';
-import { infoSwarmSection, swarmRoutes } from './handlers/swarm';
-import { nodeRoutes } from './handlers/nodes';
-import { ClusterService } from './cluster/service';
-import { SwarmServices } from './cluster/services';
-import { SwarmNetworks } from './cluster/networks';
-import { OverlayNode } from './cluster/overlay';
-import { DEFAULT_VXLAN_PORT } from './cluster/overlay-plan';
-import { Orchestrator } from './cluster/orchestrator';
-import { NodeAgent } from './cluster/agent';
-import { RoutingMesh } from './cluster/routing-mesh';
-import { decodeAuthHeader } from './translate/request/auth';
-import { parseReference } from './translate/reference';
-import { serviceRoutes } from './handlers/services';
+import { infoSwarmSection, swarmRoutes, type SwarmBackend } from './handlers/swarm';
+import { nodeRoutes, type NodesBackend } from './handlers/nodes';
+import type { SwarmNode } from './cluster/node';
+import { serviceRoutes, type ServicesBackend } from './handlers/services';
 import { ImageService, SNAPSHOTTER } from './services/images';
 import { imageRoutes } from './handlers/images';
 import { RegistryService } from './services/registry';
@@ -50,9 +41,10 @@ import { ExecService } from './services/exec';
 import { HealthMonitor } from './services/health';
 import { execRoutes } from './handlers/exec';
 import { VolumeService } from './services/volumes';
-import { VolumeDrivers } from './plugins/drivers';
-import { PluginService } from './plugins/service';
-import { pluginRoutes } from './handlers/plugins';
+import { VolumeDrivers, type ManagedDriverSource } from './plugins/drivers';
+import type { PluginService } from './plugins/service';
+import { pluginRoutes, type PluginsBackend } from './handlers/plugins';
+import * as leaseApi from './containerd/leases';
 import { volumeRoutes } from './handlers/volumes';
 import { EventBridge } from './events/bridge';
 import { statsRoutes } from './handlers/stats';
@@ -66,8 +58,10 @@ import { filesystemRoutes } from './handlers/filesystem';
 import { BERTH_VERSION } from './version';
 import { canonicalCidr6 } from './network/ipam';
 import { effectiveLogLevel, readDaemonFile, reloadAttributes, reloadInto } from './daemon-config';
-import { BuildService } from './builder/builder';
-import { buildRoutes } from './handlers/build';
+import type { BuildService } from './builder/builder';
+import { removeBuildLeftovers } from './builder/leftovers';
+import { buildRoutes, type BuildBackend } from './handlers/build';
+import type { SwarmNetworkSource } from './types/network';
 import { AuthzPlugins } from './authz/plugins';
 
 export interface Daemon {
@@ -172,6 +166,20 @@ export function cgroupSettings(config: Config): { driver: 'cgroupfs' | 'systemd'
   return { driver, parent: config.cgroupParent };
 }
 
+/** Managed plugins installed (plugins/service keeps each in a folder of its own there). */
+function pluginStateOnDisk(dataRoot: string): boolean {
+  try {
+    return fs.readdirSync(path.join(dataRoot, 'plugins')).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A swarm membership, or an init or join a kill cut short (cluster/service start() resumes or undoes it). */
+function swarmStateOnDisk(dataRoot: string): boolean {
+  return fs.existsSync(path.join(dataRoot, 'swarm'));
+}
+
 export async function startDaemon(config: Config, logger: Logger, opts: DaemonOptions = {}): Promise<Daemon> {
   // What to listen on is settled first: a refused configuration (unauthenticated TCP, unreadable certificates, an
   // unknown group, fd:// without systemd's sockets) starts nothing.
@@ -207,8 +215,16 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const images = new ImageService({ ctr, dataRoot: config.dataRoot, events, store });
   // a plugin whose volume a container uses stays enabled
   const driverInUse = (name: string): boolean => store.all().some((c) => (c.MountPoints ?? []).some((mp) => mp.Driver === name));
-  const plugins = new PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse, insecureRegistries: () => config.insecureRegistries });
-  const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, plugins, config.pluginTimings);
+  // Managed plugins (plugins/service) are loaded at the first plugin request, or at start when some are installed
+  // (or an install was cut short): until then none is installed, so none is a volume driver.
+  let pluginService: PluginService | undefined;
+  const plugins = (): PluginService =>
+    (pluginService ??= new (require('./plugins/service') as typeof import('./plugins/service')).PluginService({ ctr, dataRoot: config.dataRoot, socketDir: config.pluginSocketDir, cgroupParent: config.cgroupParent, logger, events, timings: config.pluginTimings, driverInUse, insecureRegistries: () => config.insecureRegistries }));
+  const managedDrivers: ManagedDriverSource = {
+    findVolumeDriver: (name) => pluginService?.findVolumeDriver(name),
+    enabledVolumeDrivers: () => pluginService?.enabledVolumeDrivers() ?? [],
+  };
+  const drivers = new VolumeDrivers({ socketDir: config.pluginSocketDir, specDirs: config.pluginSpecDirs }, managedDrivers, config.pluginTimings);
   const volumes = new VolumeService(config.dataRoot, events, store, drivers);
   const networks = new NetworkService({ dataRoot: config.dataRoot, bridgeName: config.bridgeName, bridgeSubnet: bridge4.subnet, bridgeGateway: bridge4.gateway, bridgeIPv6: config.ipv6, bridgeSubnet6: bridgeV6, addressPools: pools, iptables: config.iptables, ipForward: config.ipForward, events, logger });
   const dns = new DnsService({ store, networks, logger, dnsDefaults: config.dns });
@@ -229,7 +245,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   const staleLeases = await releaseOperationLeases(ctr, ['berth-create', 'berth-init', 'berth-pull', 'berth-load', 'berth-import', 'berth-commit', 'berth-graphdriver']);
   if (staleLeases.length) logger.info('released the leases of interrupted operations', { leases: staleLeases });
   // enabled plugins run before containers are reconciled: a stopped container's plugin volumes are unmounted then
-  await plugins.restore();
+  if (pluginStateOnDisk(config.dataRoot) || (await leaseApi.ids(ctr)).some((id) => id.startsWith('berth-plugin-'))) await plugins().restore();
   await containers.reconcile();
   await networking.releaseStaleLeases();
   await dns.restore();
@@ -259,74 +275,76 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   system.id();
 
   const registry = new RegistryService({ ctr, images, events, settings: () => config });
-  // (the agent and the cluster refer to each other through closures, called only once both exist)
-  const agent: NodeAgent = new NodeAgent({
-    current: () => cluster.current(),
-    containers,
-    logger,
-    // (an image named without a tag is its :latest, never every tag of the repository)
-    pull: (image, auth) => {
-      const ref = parseReference(image);
-      return registry.pull(image, ref.tag || ref.digest ? undefined : 'latest', decodeAuthHeader(auth), () => undefined);
-    },
-    attachNetwork: async (cid, networkId, ip) => {
-      await networks.refresh();
-      await networking.connect(containers.find(cid), networks.find(networkId), { IPAMConfig: { IPv4Address: ip }, Aliases: null, Links: null });
-    },
-  });
-  const cluster: ClusterService = new ClusterService({
-    left: () => agent.removeTaskContainers(),
-    dataRoot: config.dataRoot,
-    store: config.clusterStore,
-    minCertExpirySec: config.swarmMinCertExpirySec,
-    logger,
-    describe: () => ({
-      hostname: os.hostname(),
-      architecture: os.arch() === 'x64' ? 'x86_64' : os.arch(),
-      os: 'linux',
-      nanoCPUs: os.cpus().length * 1e9,
-      memoryBytes: os.totalmem(),
-      engineVersion: BERTH_VERSION,
-      engineLabels: Object.fromEntries(config.labels.map((l) => [l.slice(0, l.includes('=') ? l.indexOf('=') : l.length), l.includes('=') ? l.slice(l.indexOf('=') + 1) : ''])),
-    }),
-    interfaces: () =>
-      Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
-  });
-  await cluster.start();
-  const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
-  const mesh = new RoutingMesh({ current: () => cluster.current(), containers, logger });
-  // overlay networks (docs/overlay.md): records in etcd, this node's datapath, service names and VIPs
-  const overlay: OverlayNode = new OverlayNode({
-    current: () => cluster.current(),
-    networks: () => swarmNetworks.list(),
-    refresh: () => swarmNetworks.refresh(),
-    endpointsOn: (id) => networking.endpointsOn(id).map((e) => ({ containerId: e.rec.Id, ep: e.ep })),
-    renat: (id) => dns.attach(containers.find(id)),
-    vxlanPort: config.vxlanPort ?? DEFAULT_VXLAN_PORT,
-    logger,
-  });
-  const swarmNetworks = new SwarmNetworks({ manager: () => cluster.managerState(), current: () => cluster.current(), localNetwork: (ref) => networks.tryFind(ref), driver: (net) => overlay.driver(net) });
+  // Swarm mode (cluster/node) is loaded at the first swarm request, or at start when the data root holds swarm state.
+  // Outside a swarm it has nothing to answer but the 406 of a node outside a swarm, no networks and no names.
+  let swarmNode: SwarmNode | undefined;
+  let swarmLoading: Promise<SwarmNode> | undefined;
+  const swarm = (): Promise<SwarmNode> =>
+    (swarmLoading ??= (require('./cluster/node') as typeof import('./cluster/node'))
+      .startSwarmNode({ config, logger, containers, networks, networking, dns, registry })
+      .then(
+        (n) => (swarmNode = n),
+        (err) => {
+          swarmLoading = undefined;
+          throw err;
+        },
+      ));
+  const cluster = async () => (await swarm()).cluster;
+  const swarmBackend: SwarmBackend = {
+    init: async (req) => (await cluster()).init(req),
+    join: async (req) => (await cluster()).join(req),
+    leave: async (force) => (await cluster()).leave(force),
+    inspect: async () => (await cluster()).inspect(),
+    update: async (version, spec, rotate) => (await cluster()).update(version, spec, rotate),
+    info: async () => swarmNode?.cluster.info(),
+  };
+  const nodesBackend: NodesBackend = {
+    nodes: async (filters) => (await cluster()).nodes(filters),
+    node: async (ref) => (await cluster()).node(ref),
+    updateNode: async (ref, version, spec) => (await cluster()).updateNode(ref, version, spec),
+    removeNode: async (ref, force) => (await cluster()).removeNode(ref, force),
+    tasks: async (filters) => (await cluster()).tasks(filters),
+    task: async (id) => (await cluster()).task(id),
+  };
+  const servicesBackend: ServicesBackend = {
+    list: async (filters) => (await swarm()).services.list(filters),
+    inspect: async (ref) => (await swarm()).services.inspect(ref),
+    create: async (body, auth) => (await swarm()).services.create(body, auth),
+    update: async (ref, version, body, auth) => (await swarm()).services.update(ref, version, body, auth),
+    remove: async (ref) => (await swarm()).services.remove(ref),
+  };
+  const swarmNetworks: SwarmNetworkSource = {
+    list: () => swarmNode?.networks.list() ?? [],
+    refresh: async () => swarmNode?.networks.refresh(),
+    create: async (req) => (await swarm()).networks.create(req),
+    remove: async (id) => (await swarm()).networks.remove(id),
+    driver: (id) => swarmNode?.networks.driver(id),
+  };
   networks.setSwarmNetworks(swarmNetworks);
-  dns.addSource(overlay);
-  dns.setNatRules((id) => overlay.vipRules(id));
-  const swarmServices = new SwarmServices({
-    manager: () => cluster.managerState(),
-    kick: () => {
-      orchestrator.kick();
-      mesh.kick();
-    },
-    resolveNetworks: (spec) => swarmNetworks.resolveSpec(spec),
-  });
-  orchestrator.start();
-  agent.start();
-  mesh.start();
-  overlay.start();
+  if (swarmStateOnDisk(config.dataRoot)) await swarm();
 
   const save = new SaveService(ctr, images, events);
   const commit = new CommitService(ctr, images, containers, events);
-  const builder = new BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger });
-  await builder.init();
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(cluster)), ...swarmRoutes(cluster), ...nodeRoutes(cluster, async () => (await swarmNetworks.refresh(), swarmNetworks.list())), ...serviceRoutes(swarmServices), ...buildRoutes(builder), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(plugins), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  // The builder (builder/builder, the Dockerfile parser, COPY) is loaded at the first build; what a killed build left
+  // is removed now.
+  await removeBuildLeftovers({ ctr, dataRoot: config.dataRoot, containers });
+  let buildService: BuildService | undefined;
+  const builder = (): BuildService =>
+    (buildService ??= new (require('./builder/builder') as typeof import('./builder/builder')).BuildService({ ctr, images, containers, commits: commit, registry, events, dataRoot: config.dataRoot, logger }));
+  const buildBackend: BuildBackend = {
+    prepare: (o, signal) => builder().prepare(o, signal),
+    run: (b, out, signal) => builder().run(b as Parameters<BuildService['run']>[0], out, signal),
+  };
+  const pluginsBackend: PluginsBackend = {
+    list: () => plugins().list(),
+    find: (ref) => plugins().find(ref),
+    privileges: (remote, creds) => plugins().privileges(remote, creds),
+    pull: (remote, name, creds, accepted, progress) => plugins().pull(remote, name, creds, accepted, progress),
+    enable: (ref) => plugins().enable(ref),
+    disable: (ref) => plugins().disable(ref),
+    remove: (ref) => plugins().remove(ref),
+  };
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(swarmBackend)), ...swarmRoutes(swarmBackend), ...nodeRoutes(nodesBackend, async () => (await swarmNetworks.refresh(), swarmNetworks.list())), ...serviceRoutes(servicesBackend), ...buildRoutes(buildBackend), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(pluginsBackend), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
 
   const handling = new InFlight();
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz, track: (h) => void handling.add(h) });
@@ -375,11 +393,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     await dns.close();
     events.close();
     supervisor?.close();
-    orchestrator.close();
-    agent.close();
-    mesh.close();
-    overlay.close();
-    cluster.close();
+    (swarmNode ?? (await swarmLoading?.catch(() => undefined)))?.close();
     ctr.close();
   }
 }

@@ -107,30 +107,6 @@ export class BuildService {
     this.contexts = new ContextStore(d.dataRoot);
   }
 
-  /** Empties the builder's temporary folder (what a SIGKILLed build left) and removes its intermediate containers. */
-  async init(): Promise<void> {
-    await this.contexts.init();
-    const leftovers = path.join(this.d.dataRoot, 'builder', 'containers');
-    fs.mkdirSync(leftovers, { recursive: true, mode: 0o700 });
-    for (const id of fs.readdirSync(leftovers)) {
-      await this.d.containers.remove(id, { force: true, volumes: true }).catch(() => undefined);
-      fs.rmSync(path.join(leftovers, id), { force: true });
-    }
-    // Images of no layers made for a step's container after FROM scratch (their containers are gone now).
-    const images = path.join(this.d.dataRoot, 'builder', 'images');
-    fs.mkdirSync(images, { recursive: true, mode: 0o700 });
-    for (const hex of fs.readdirSync(images)) {
-      await imageApi.remove(this.d.ctr, danglingName(`sha256:${hex}`)).catch(() => undefined);
-      fs.rmSync(path.join(images, hex), { force: true });
-    }
-    // Step snapshots (COPY/ADD, COPY --from views) and leases of a build that was killed: the snapshots first,
-    // through the API (one left to containerd's GC once its lease is gone can stay its parent's child: see daemon.ts).
-    for (const key of await snapshotApi.keysMatching(this.d.ctr, SNAPSHOTTER, (k) => k.startsWith('berth-build-'))) await snapshotApi.remove(this.d.ctr, SNAPSHOTTER, key).catch(() => undefined);
-    for (const id of await leaseApi.ids(this.d.ctr)) {
-      if (id.startsWith('berth-build')) await leaseApi.remove(this.d.ctr, id).catch(() => undefined);
-    }
-  }
-
   /** The context on disk and the Dockerfile parsed; throws (a status code) before any output. */
   async prepare(req: BuildRequest, signal: AbortSignal): Promise<PreparedBuild> {
     const names = req.tags.map((t) => {

@@ -13,8 +13,8 @@ import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import dockerignore from '@balena/dockerignore';
 import { invalidParameter } from '../errors';
-import { unmountAllUnder } from '../fs/mounts';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
+import { buildTmpRoot } from './leftovers';
 import { hostFs, hostScope, SourceFs, TarContextFs } from './source-fs';
 import { TarError, TarScanner } from './tar-scan';
 
@@ -92,15 +92,9 @@ export async function openTar(input: Readable): Promise<Readable> {
 export class ContextStore {
   readonly tmpRoot: string;
 
+  /** (emptied at start by builder/leftovers.ts) */
   constructor(dataRoot: string) {
-    this.tmpRoot = path.join(dataRoot, 'builder', 'tmp');
-  }
-
-  /** Removes what a berth that died mid-build left behind (snapshots still mounted there are unmounted first). */
-  async init(): Promise<void> {
-    if (fs.existsSync(this.tmpRoot)) await unmountAllUnder(this.tmpRoot);
-    fs.rmSync(this.tmpRoot, { recursive: true, force: true });
-    fs.mkdirSync(this.tmpRoot, { recursive: true, mode: 0o700 });
+    this.tmpRoot = buildTmpRoot(dataRoot);
   }
 
   /** A fresh temporary directory for one build (context, downloads). */
