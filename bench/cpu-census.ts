@@ -97,6 +97,16 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
     if (!c) return;
     if (!procFirst.has(pid)) procFirst.set(pid, first ? c.s : 0);
     procLast.set(pid, { group, s: c.s });
+    if (group === 'client') {
+      // the client's main thread's wait for a core, as berth's threads'
+      const sched = read(`/proc/${pid}/schedstat`);
+      if (sched) {
+        const wait = Number(sched.split(' ')[1]) / 1e9;
+        const key = `client/${pid}`;
+        if (!waitFirst.has(key)) waitFirst.set(key, first ? wait : 0);
+        waitLast.set(key, wait);
+      }
+    }
   };
   const sample = () => {
     if (o.berthPid) {
@@ -149,6 +159,7 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
         if (w !== undefined) out[`${name}WaitS`] = (out[`${name}WaitS`] ?? 0) + w - (waitFirst.get(key) ?? w);
       }
       for (const [pid, { group, s }] of procLast) out[group] = (out[group] ?? 0) + s - (procFirst.get(pid) ?? s);
+      for (const [key, w] of waitLast) if (key.startsWith('client/')) out.clientWaitS = (out.clientWaitS ?? 0) + w - (waitFirst.get(key) ?? w);
       // (the parent cgroup is made with the first container: not there at the start, it counts from 0)
       const cg1 = cgroupUsage(o.cgroupParent);
       if (cg1 !== undefined) out.writer = cg1 - (cg0 ?? 0);

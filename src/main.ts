@@ -5,6 +5,7 @@ import { createLogger } from './log';
 import { startDaemon } from './daemon';
 import { StartError } from './http/listeners';
 import { BERTH_VERSION } from './version';
+import { API_NICE, raiseApiThread } from './runtime/priority';
 
 async function main(): Promise<void> {
   let parsed;
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(effectiveLogLevel(config));
+  // The API's thread ahead of the containers' output it routes (src/runtime/priority.ts), before any thread starts.
+  const nice = process.env.BERTH_API_NICE !== undefined ? Number(process.env.BERTH_API_NICE) : API_NICE;
+  if (nice < 0 && !raiseApiThread(nice)) logger.debug('the main thread keeps its priority (chrt missing or no privilege)');
   // A bug in one request must never take the daemon (and every client) down with it.
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: String(err?.stack ?? err) }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: String((err as Error)?.stack ?? err) }));
