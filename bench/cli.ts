@@ -3,13 +3,19 @@
 // same image on the same containerd, and against the reference engine (REF_SOCK, default /work/ref/docker.sock,
 // which needs busybox:latest; left out when it does not answer).
 // (a) one run at a time, NetworkMode none and the default bridge, interleaved samples (issue 20, goal 2);
-// (b) 40 runs, 8 at a time, none (goal 3), in interleaved rounds;
+// (b) 40 runs, 8 at a time, none (goal 3), in interleaved rounds (3 by default; medians);
+// the CLI floor (bench/cli-floor.ts: a canned engine answering the CLI's requests at once) runs interleaved with both,
+// so `berth − floor` (what berth adds to the CLI's own cost) is set against ctr's time;
+// per phase, from containerd's own events for each run (their timestamps): berth's and ctr's medians of client start →
+// /containers/create → /tasks/create → /tasks/start → /tasks/exit → /tasks/delete → last of /snapshot/remove and
+// /containers/delete → the client's exit;
 // berth's CPU time per run (its process's and its command helper's, with what they ran; the mean over the samples, the
 // clock ticks being 10 ms) is reported too: steadier than wall time on a shared machine.
 // BERTH_BASE_DIST=/path/to/an/older/dist adds a second berthd built from it (another namespace, same containerd),
 // interleaved with the first: before/after figures from one run. BENCH_KINDS=berthNone,baseNone,ctrRun (say) runs
-// only those kinds (of berthNone, berthBridge, baseNone, baseBridge, ctrRun, refNone, refBridge; the 40 runs 8 at a
-// time follow: berth, base, ctrRun, ref; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
+// only those kinds (of berthNone, berthBridge, baseNone, baseBridge, ctrRun, ctrSeccomp, refNone, refBridge,
+// cliFloor; the 40 runs 8
+// at a time follow: berth, base, ctrRun, ref, cliFloor; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
 // first berthd: a timeline of its requests, containerd calls, commands and fsyncs (bench/trace-summary.ts sums it).
 // BENCH_CPUPROF=<dir> runs the first berthd with --cpu-prof into that folder (written when it stops).
 // Run: npm run bench:cli [samples] [rounds]
@@ -23,6 +29,7 @@ import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { startCliFloor } from './cli-floor';
 import { removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -79,6 +86,37 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env
   });
 }
 
+/** Wall-clock ms with sub-ms precision (comparable with containerd's event timestamps). */
+const wallMs = () => performance.timeOrigin + performance.now();
+
+const PHASES = ['toContainerCreate', 'toTaskCreate', 'toTaskStart', 'toExit', 'toTaskDelete', 'toRemoved', 'toClientExit'] as const;
+
+/**
+ * containerd's events of a namespace, each with the container it is about (the first berth id or ctr bench name in
+ * its payload) and containerd's timestamp; `phases` splits one client run [t0, t1] by them.
+ */
+function watchContainerd(ctr: Containerd) {
+  const seen: { topic: string; id: string; t: number }[] = [];
+  const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace}`] }, ctr.metadata());
+  stream.on('data', (env: { topic: string; timestamp?: { seconds?: string | number; nanos?: number }; event: { value: Buffer } }) => {
+    const id = /[0-9a-f]{64}|ctrbench\d+x\d+/.exec(env.event.value.toString('latin1'))?.[0] ?? '';
+    seen.push({ topic: env.topic, id, t: Number(env.timestamp?.seconds ?? 0) * 1000 + (env.timestamp?.nanos ?? 0) / 1e6 });
+  });
+  stream.on('error', () => undefined);
+  return {
+    close: () => stream.cancel(),
+    phases(t0: number, t1: number): Record<(typeof PHASES)[number], number> | undefined {
+      const within = seen.filter((e) => e.t >= t0 - 1 && e.t <= t1 + 1);
+      const id = within.find((e) => e.topic === '/containers/create')?.id;
+      const at = (topic: string) => within.find((e) => e.id === id && e.topic === topic)?.t;
+      const [cc, tc, ts, te, td] = ['/containers/create', '/tasks/create', '/tasks/start', '/tasks/exit', '/tasks/delete'].map(at);
+      const removed = Math.max(at('/snapshot/remove') ?? -Infinity, at('/containers/delete') ?? -Infinity);
+      if (!id || [cc, tc, ts, te, td].some((x) => x === undefined) || !Number.isFinite(removed)) return undefined;
+      return { toContainerCreate: cc! - t0, toTaskCreate: tc! - cc!, toTaskStart: ts! - tc!, toExit: te! - ts!, toTaskDelete: td! - te!, toRemoved: removed - td!, toClientExit: t1 - removed };
+    },
+  };
+}
+
 /** `total` runs of `one`, `parallel` at a time: the wall time in ms. */
 async function batch(total: number, parallel: number, one: () => Promise<number>): Promise<number> {
   const t0 = process.hrtime.bigint();
@@ -109,6 +147,7 @@ async function main(): Promise<void> {
   const baseSocket = path.join(dir, 'base.sock');
   const baseBridge = { name: 'bbcli1', subnet: '10.253.247.0/24' };
   const base = baseDist ? startBerthd(path.join(baseDist, 'src/main.js'), baseSocket, `${ns}-base`, baseBridge) : undefined;
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     for (const [p, sock] of [[berthd, socket], ...(base ? [[base, baseSocket] as const] : [])] as const) {
       while (!(await ping(sock))) {
@@ -117,18 +156,30 @@ async function main(): Promise<void> {
       }
       await request(sock, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     }
+    const floor = await startCliFloor(path.join(dir, 'floor.sock'));
+    const watch = watchContainerd(ctr);
+    cleanups.push(async () => {
+      watch.close();
+      await floor.close();
+    });
     const withRef = await ping(REF_SOCK);
+    const load0 = os.loadavg();
     const env = (sock: string) => ({ ...process.env, DOCKER_HOST: `unix://${sock}` });
     const docker = (sock: string, network: string) => () => timed('docker', ['run', '--rm', '--network', network, 'busybox', 'true'], env(sock));
     let n = 0;
     // ctr's default runtime (runc v2 shim), its own FIFOs copied to its stdio, as the CLI's attach copies them.
     const ctrRun = () => timed('ctr', ['-a', ctd.address, '-n', ns, 'run', '--rm', 'docker.io/library/busybox:latest', `ctrbench${process.pid}x${n++}`, '/bin/busybox', 'true']);
+    // the same with containerd's default seccomp profile, as the engine's (and berth's) containers have one: runc
+    // compiles and loads the filter at every create
+    const ctrSeccomp = () => timed('ctr', ['-a', ctd.address, '-n', ns, 'run', '--rm', '--seccomp', 'docker.io/library/busybox:latest', `ctrbench${process.pid}x${n++}`, '/bin/busybox', 'true']);
     const kinds: Record<string, () => Promise<number>> = {
       berthNone: docker(socket, 'none'),
       berthBridge: docker(socket, 'bridge'),
       ...(base ? { baseNone: docker(baseSocket, 'none'), baseBridge: docker(baseSocket, 'bridge') } : {}),
       ctrRun,
+      ctrSeccomp,
       ...(withRef ? { refNone: docker(REF_SOCK, 'none'), refBridge: docker(REF_SOCK, 'bridge') } : {}),
+      cliFloor: docker(floor.socket, 'none'),
     };
     const only = process.env.BENCH_KINDS?.split(',');
     if (only) for (const k of Object.keys(kinds)) if (!only.includes(k)) delete kinds[k];
@@ -143,16 +194,25 @@ async function main(): Promise<void> {
     const t: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
     const berthCpu: number[] = [];
     const baseCpu: number[] = [];
+    const phased = ['berthNone', 'berthBridge', 'ctrRun', 'ctrSeccomp'];
+    const phases: Record<string, Record<string, number[]>> = {};
     const cpuOf = (k: string) => (k === 'berthNone' || k === 'berth' ? berthd.pid : (k === 'baseNone' || k === 'base') && base ? base.pid : undefined);
     for (let i = 0; i < samples; i++)
       for (const [k, f] of Object.entries(kinds)) {
         const pid = cpuOf(k);
         const c0 = pid ? cpuMs(pid) : 0;
+        const w0 = wallMs();
         t[k].push(await f());
+        const w1 = wallMs();
         if (pid) (k === 'berthNone' ? berthCpu : baseCpu).push(cpuMs(pid) - c0);
+        if (phased.includes(k)) {
+          await new Promise((r) => setTimeout(r, 5)); // (the last events' delivery)
+          const ph = watch.phases(w0, w1);
+          if (ph) for (const [name, ms] of Object.entries(ph)) ((phases[k] ??= {})[name] ??= []).push(ms);
+        }
       }
     // (b) 40 runs, 8 at a time
-    const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}) };
+    const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}), ...(kinds.cliFloor ? { cliFloor: kinds.cliFloor } : {}) };
     const p: Record<string, number[]> = Object.fromEntries(Object.keys(par).map((k) => [k, []]));
     const berthCpu40: number[] = [];
     const baseCpu40: number[] = [];
@@ -167,7 +227,7 @@ async function main(): Promise<void> {
     const report = {
       samples,
       rounds,
-      load: os.loadavg().map(r2),
+      load: load0.map(r2),
       runMs: Object.fromEntries(Object.keys(t).map((k) => [k, { median: r1(m(k)), min: r1(Math.min(...t[k])), max: r1(Math.max(...t[k])) }])),
       berthCpuMsPerRun: r1(mean(berthCpu)),
       ...(base ? { baseCpuMsPerRun: r1(mean(baseCpu)), berthNoneOverBase: r2(m('berthNone') / m('baseNone')), berthBridgeOverBase: r2(m('berthBridge') / m('baseBridge')) } : {}),
@@ -176,17 +236,27 @@ async function main(): Promise<void> {
         berthBridgeOverNone: r2(m('berthBridge') / m('berthNone')),
         ...(t.refNone ? { berthNoneOverRef: r2(m('berthNone') / m('refNone')) } : {}),
         ...(t.refBridge ? { berthBridgeOverRef: r2(m('berthBridge') / m('refBridge')) } : {}),
+        ...(t.cliFloor ? { berthMinusFloorOverCtr: r2((m('berthNone') - m('cliFloor')) / m('ctrRun')) } : {}),
+        ...(t.ctrSeccomp ? { berthNoneOverCtrSeccomp: r2(m('berthNone') / m('ctrSeccomp')) } : {}),
+        ...(t.ctrSeccomp && t.cliFloor ? { berthMinusFloorOverCtrSeccomp: r2((m('berthNone') - m('cliFloor')) / m('ctrSeccomp')) } : {}),
       },
+      ...(t.cliFloor ? { berthMinusFloorMs: r1(m('berthNone') - m('cliFloor')), cliFloorUnexpected: floor.unexpected } : {}),
+      // per phase (containerd's event timestamps), the medians in ms, and berth's minus ctr's
+      phaseMedianMs: Object.fromEntries(Object.entries(phases).map(([k, ph]) => [k, { runs: ph.toExit?.length ?? 0, ...Object.fromEntries(PHASES.map((n) => [n, r1(median(ph[n]))])) }])),
+      ...(phases.berthNone && phases.ctrRun ? { phaseBerthMinusCtrMs: Object.fromEntries(PHASES.map((n) => [n, r1(median(phases.berthNone[n]) - median(phases.ctrRun[n]))])) } : {}),
       parallel40x8Ms: Object.fromEntries(Object.keys(p).map((k) => [k, r1(median(p[k]))])),
-      parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}) },
+      parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },
+      parallel40x8Rounds: Object.fromEntries(Object.keys(p).map((k) => [k, p[k].map(r1)])),
       berthCpuMsPer40: r1(median(berthCpu40)),
       ...(base ? { baseCpuMsPer40: r1(median(baseCpu40)), parallelBerthOverBase: r2(median(p.berth) / median(p.base)) } : {}),
       reference: withRef ? REF_SOCK : 'not answering',
       ...(Object.keys(refFailures).length ? { referenceLeftOut: refFailures } : {}),
+      loadAfter: os.loadavg().map(r2),
       goals: { berthNoneOverCtr: '<= 1.10', berthBridgeOverNone: '<= 1.10', parallelBerthOverCtr: '<= 1.2', parallelBerthOverRef: '<= 0.5' },
     };
     console.log(JSON.stringify(report, null, 2));
   } finally {
+    for (const c of cleanups) await c();
     for (const b of [berthd, base]) await stopBerthd(b);
     await cleanupNamespace(ctr);
     if (base) await cleanupNamespace(ctr.withNamespace(`${ns}-base`));
