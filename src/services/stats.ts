@@ -1,42 +1,91 @@
 // Readings for GET /containers/(id)/stats (one, a pair for stream=0, or one a second while the container runs): the
 // task's cgroup figures (read from its cgroup v1 files, in the shape of containerd's task metrics; containerd's
 // Tasks.Metrics where they cannot be read so: a cgroup v2 host), the host's CPU time (/proc/stat, as the engine
-// computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev).
+// computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev). The files
+// are read on the stats reader thread (stats-reader-worker), started on first use and ended after a quiet spell.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Containerd } from '../containerd/client';
 import * as taskApi from '../containerd/tasks';
 import type { ContainerStore } from '../store/containers';
-import type { StatsReading, NetCounters } from '../translate/response/stats';
+import type { StatsReading } from '../translate/response/stats';
 import type { ContainerRecord } from '../types/container';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
 import { CgroupV1Reader } from '../runtime/cgroup-metrics';
+import { hostFigures, netCounters, readBatch, type ReadBatch, type ReadItem } from '../runtime/stats-files';
+import type { FromStatsReader, ToStatsReader } from './stats-reader-worker';
 
-const CLK_TCK = 100;
+/**
+ * The stats reader thread: batches of readings go to it and come back, in order. Undefined for a batch it could not
+ * read (the thread failed or its file is missing: the caller reads on the main thread).
+ */
+class StatsReaderThread {
+  private worker?: Worker;
+  private seq = 0;
+  private readonly pending = new Map<number, (b: ReadBatch | undefined) => void>();
+  private idle?: NodeJS.Timeout;
 
-function systemCpuNs(): number {
-  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '));
-  if (!line) return 0;
-  const ticks = line.trim().split(/\s+/).slice(1, 8).reduce((a, b) => a + Number(b), 0);
-  return (ticks * 1e9) / CLK_TCK;
-}
+  constructor(private readonly idleMs = 10_000) {}
 
-function netCounters(pid: number): Record<string, NetCounters> {
-  const out: Record<string, NetCounters> = {};
-  let text = '';
-  try {
-    text = fs.readFileSync(`/proc/${pid}/net/dev`, 'utf8');
-  } catch {
-    return out;
+  private file(): string {
+    // Compiled code runs the compiled worker next to it; the tests (TypeScript through swc) run the build's.
+    return __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/services/stats-reader-worker.js') : path.join(__dirname, 'stats-reader-worker.js');
   }
-  for (const line of text.split('\n').slice(2)) {
-    const m = /^\s*([^:]+):\s*(.*)$/.exec(line);
-    if (!m || m[1] === 'lo') continue;
-    const f = m[2].trim().split(/\s+/).map(Number);
-    out[m[1]] = { rx_bytes: f[0], rx_packets: f[1], rx_errors: f[2], rx_dropped: f[3], tx_bytes: f[8], tx_packets: f[9], tx_errors: f[10], tx_dropped: f[11] };
+
+  private start(): Worker | undefined {
+    if (this.worker) return this.worker;
+    if (!fs.existsSync(this.file())) return undefined;
+    const w = new Worker(this.file());
+    w.unref();
+    w.on('message', (m: FromStatsReader) => {
+      const done = this.pending.get(m.seq);
+      this.pending.delete(m.seq);
+      done?.(m.batch);
+      this.maybeIdle();
+    });
+    const fail = () => {
+      if (this.worker !== w) return;
+      this.worker = undefined;
+      for (const done of this.pending.values()) done(undefined);
+      this.pending.clear();
+    };
+    w.on('error', fail);
+    w.on('exit', fail);
+    this.worker = w;
+    return w;
   }
-  return out;
+
+  read(items: ReadItem[]): Promise<ReadBatch | undefined> {
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = undefined;
+    }
+    const w = this.start();
+    if (!w) return Promise.resolve(undefined);
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.pending.set(seq, resolve);
+      w.postMessage({ type: 'batch', seq, items } satisfies ToStatsReader);
+    });
+  }
+
+  forget(id: string): void {
+    this.worker?.postMessage({ type: 'forget', id } satisfies ToStatsReader);
+  }
+
+  private maybeIdle(): void {
+    if (this.pending.size || this.idle) return;
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.pending.size) return;
+      const w = this.worker;
+      this.worker = undefined;
+      void w?.terminate();
+    }, this.idleMs);
+    this.idle.unref();
+  }
 }
 
 /** Readings asked for within WINDOW_MS of each other are read together: at most this many tasks per Tasks.Metrics call. */
@@ -49,20 +98,21 @@ const BATCH = 32;
  */
 const WINDOW_MS = 5;
 
-/** The host's online CPUs (os.cpus() reads /proc/cpuinfo and every CPU's times: asked again at most once a second). */
-let cpus = { n: 0, at: 0 };
-function onlineCpus(): number {
-  const t = Date.now();
-  if (t - cpus.at > 1000) cpus = { n: os.cpus().length, at: t };
-  return cpus.n;
-}
-
 const EMPTY: StatsReading = { read: '0001-01-01T00:00:00Z', metrics: {}, systemCpuNs: 0, onlineCpus: 0, networks: {} };
+
+interface Wanted {
+  pid: number;
+  cpuOnly: boolean;
+  net: boolean;
+  done: ((r: StatsReading | undefined) => void)[];
+}
 
 export class StatsService {
   /** Readings wanted in this window (`docker stats` asks for every container at once). */
-  private wanted = new Map<string, { pid: number; cpuOnly: boolean; net: boolean; done: ((r: StatsReading | undefined) => void)[] }>();
-  private readonly cgroups = new CgroupV1Reader();
+  private wanted = new Map<string, Wanted>();
+  private readonly thread = new StatsReaderThread();
+  /** The main thread's own reader, where the reader thread cannot run. */
+  private local?: CgroupV1Reader;
 
   constructor(
     private readonly ctr: Containerd,
@@ -70,6 +120,10 @@ export class StatsService {
     /** Whether cgroup files are read directly (false: containerd is asked for every reading). */
     private readonly direct = true,
   ) {}
+
+  private cgroups(): CgroupV1Reader {
+    return (this.local ??= new CgroupV1Reader());
+  }
 
   find(ref: string): ContainerRecord {
     return this.store.find(ref);
@@ -79,7 +133,8 @@ export class StatsService {
   private async sample(id: string, cpuOnly = false): Promise<StatsReading | undefined> {
     const cur = this.store.find(id);
     if (!cur.State.Running) {
-      this.cgroups.forget(cur.Id);
+      this.thread.forget(cur.Id);
+      this.local?.forget(cur.Id);
       return undefined;
     }
     return new Promise((resolve) => {
@@ -93,24 +148,29 @@ export class StatsService {
   }
 
   /**
-   * The wanted readings: the host's figures once, each task's cgroup files, and containerd's metrics (in calls of up
-   * to BATCH tasks) for those whose files could not be read.
+   * The wanted readings: the host's figures once and each task's cgroup files (on the reader thread), and
+   * containerd's metrics (in calls of up to BATCH tasks) for those whose files could not be read.
    */
   private read(): void {
     const all = [...this.wanted];
     this.wanted = new Map();
-    const host = { systemCpuNs: systemCpuNs(), onlineCpus: onlineCpus(), memTotal: os.totalmem() };
-    const read = rfc3339Nano(now());
-    const wanted: typeof all = [];
-    for (const [id, w] of all) {
-      const metrics = this.direct ? this.cgroups.metrics(id, w.pid, w.cpuOnly) : undefined;
-      if (!metrics) {
-        wanted.push([id, w]);
-        continue;
-      }
-      const r = { read, metrics, ...host, networks: w.cpuOnly || !w.net ? {} : netCounters(w.pid) };
-      for (const d of w.done) d(r);
-    }
+    const items: ReadItem[] = all.map(([id, w]) => ({ id, pid: w.pid, cpuOnly: w.cpuOnly, net: w.net }));
+    const done = (b: ReadBatch) => {
+      const wanted: typeof all = [];
+      all.forEach(([id, w], i) => {
+        const got = b.out[i];
+        if (!got) return wanted.push([id, w]);
+        const r = { read: b.read, metrics: got.metrics, ...b.host, networks: got.networks ?? {} };
+        for (const d of w.done) d(r);
+      });
+      this.fromContainerd(wanted, b.host);
+    };
+    if (!this.direct) return this.fromContainerd(all, hostFigures());
+    void this.thread.read(items).then((b) => done(b ?? readBatch(this.cgroups(), items)));
+  }
+
+  /** containerd's metrics for readings the files did not give, in calls of up to BATCH tasks. */
+  private fromContainerd(wanted: [string, Wanted][], host: ReadBatch['host']): void {
     for (let i = 0; i < wanted.length; i += BATCH) {
       const part = wanted.slice(i, i + BATCH);
       taskApi.metricsOf(this.ctr, part.map(([id]) => id)).then(
