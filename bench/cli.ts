@@ -95,9 +95,9 @@ const PHASES = ['toContainerCreate', 'toTaskCreate', 'toTaskStart', 'toExit', 't
  * containerd's events of a namespace, each with the container it is about (the first berth id or ctr bench name in
  * its payload) and containerd's timestamp; `phases` splits one client run [t0, t1] by them.
  */
-function watchContainerd(ctr: Containerd) {
+function watchContainerd(ctr: Containerd, namespaces: string[]) {
   const seen: { topic: string; id: string; t: number }[] = [];
-  const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace}`] }, ctr.metadata());
+  const stream = ctr.raw.events.Subscribe({ filters: namespaces.map((n) => `namespace==${n}`) }, ctr.metadata());
   stream.on('data', (env: { topic: string; timestamp?: { seconds?: string | number; nanos?: number }; event: { value: Buffer } }) => {
     const id = /[0-9a-f]{64}|ctrbench\d+x\d+/.exec(env.event.value.toString('latin1'))?.[0] ?? '';
     seen.push({ topic: env.topic, id, t: Number(env.timestamp?.seconds ?? 0) * 1000 + (env.timestamp?.nanos ?? 0) / 1e6 });
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       await request(sock, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     }
     const floor = await startCliFloor(path.join(dir, 'floor.sock'));
-    const watch = watchContainerd(ctr);
+    const watch = watchContainerd(ctr, [ns, ...(base ? [`${ns}-base`] : [])]);
     cleanups.push(async () => {
       watch.close();
       await floor.close();
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     const t: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
     const berthCpu: number[] = [];
     const baseCpu: number[] = [];
-    const phased = ['berthNone', 'berthBridge', 'ctrRun', 'ctrSeccomp'];
+    const phased = ['berthNone', 'berthBridge', 'baseNone', 'ctrRun', 'ctrSeccomp'];
     const phases: Record<string, Record<string, number[]>> = {};
     const cpuOf = (k: string) => (k === 'berthNone' || k === 'berth' ? berthd.pid : (k === 'baseNone' || k === 'base') && base ? base.pid : undefined);
     for (let i = 0; i < samples; i++)
@@ -243,6 +243,7 @@ async function main(): Promise<void> {
       ...(t.cliFloor ? { berthMinusFloorMs: r1(m('berthNone') - m('cliFloor')), cliFloorUnexpected: floor.unexpected } : {}),
       // per phase (containerd's event timestamps), the medians in ms, and berth's minus ctr's
       phaseMedianMs: Object.fromEntries(Object.entries(phases).map(([k, ph]) => [k, { runs: ph.toExit?.length ?? 0, ...Object.fromEntries(PHASES.map((n) => [n, r1(median(ph[n]))])) }])),
+      ...(phases.berthNone && phases.baseNone ? { phaseBerthMinusBaseMs: Object.fromEntries(PHASES.map((n) => [n, r1(median(phases.berthNone[n]) - median(phases.baseNone[n]))])) } : {}),
       ...(phases.berthNone && phases.ctrRun ? { phaseBerthMinusCtrMs: Object.fromEntries(PHASES.map((n) => [n, r1(median(phases.berthNone[n]) - median(phases.ctrRun[n]))])) } : {}),
       parallel40x8Ms: Object.fromEntries(Object.keys(p).map((k) => [k, r1(median(p[k]))])),
       parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },

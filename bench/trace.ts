@@ -91,6 +91,18 @@ if (file) {
     }
   };
 
+  // an exit's wait for the run's output to be complete (the capture thread's EOF on the FIFOs), before die
+  const io = req(path.resolve(__dirname, '../src/runtime/io.js')) as { ContainerIO: { prototype: Record<string, Fn> } };
+  const outputDone = io.ContainerIO.prototype.outputDone;
+  io.ContainerIO.prototype.outputDone = async function (this: unknown, ...a: unknown[]) {
+    const s = now();
+    try {
+      return await outputDone.apply(this, a);
+    } finally {
+      log(`outputDone ${f2(s)} ${f2(now() - s)}`);
+    }
+  };
+
   // fsync of a FileHandle (the records' atomic writes)
   const open = fs.promises.open;
   let patched = false;

@@ -167,3 +167,26 @@ describe('saves queued behind a write in flight are merged', () => {
     expect(new ContainerStore(root).all()).toEqual([]);
   });
 });
+
+test("a removed record's folder leaves the store at once and is deleted in the background; a new store empties what a killed one left", async () => {
+  const store = new ContainerStore(root);
+  const rec = record(ContainerStore.newId(), '/trashed');
+  await store.save(rec);
+  fs.writeFileSync(path.join(store.dir(rec.Id), 'hosts'), '127.0.0.1 localhost\n');
+  await store.delete(rec);
+  expect(fs.existsSync(store.dir(rec.Id))).toBe(false);
+  expect(new ContainerStore(root).all()).toEqual([]);
+  await store.emptied;
+  expect(fs.readdirSync(path.join(root, 'containers.removed'))).toEqual([]);
+  // what a berth killed before its background deletion left
+  fs.mkdirSync(path.join(root, 'containers.removed', `${rec.Id}-0a0b0c0d`, 'sub'), { recursive: true });
+  const next = new ContainerStore(root);
+  await next.emptied;
+  expect(fs.readdirSync(path.join(root, 'containers.removed'))).toEqual([]);
+  // a record whose folder is gone already: the removal is done
+  const other = record(ContainerStore.newId(), '/nofolder');
+  await next.save(other);
+  fs.rmSync(next.dir(other.Id), { recursive: true });
+  await next.delete(other);
+  expect(next.get(other.Id)).toBeUndefined();
+});
