@@ -1,7 +1,7 @@
 // Scale benchmark (a script, not a test; issue 20, goals 4 and 5): N running containers (`sleep`), through berthd in
 // a process of its own on a private containerd, and through the reference engine (REF_SOCK, default
 // /work/ref/docker.sock; its dockerd's RSS from REF_PIDFILE) with the same N where it answers:
-// - RSS of the daemon idle with no container, and with N running (KB per container);
+// - RSS of the daemon idle with no container, and with N running (KB per container) 3, 10 and 30 s after the last start;
 // - `docker ps` (the CLI, wall time, median of 10) beside `docker version` (the CLI's own floor: one small round
 //   trip), and GET /containers/json (median of 20);
 // - `docker stats --no-stream` of all of them (the CLI, median of 3);
@@ -337,8 +337,16 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     ids.push(await start());
   });
   const startAllS = ms(t0) / 1000;
-  await new Promise((r) => setTimeout(r, 3000));
-  const loaded = rssKB(side.pid());
+  // RSS 3 s after the last start, then 10 s and 30 s after it: what V8's memory reducer (it runs once allocation
+  // has been quiet for a while) gives back of the starts' garbage without a forced GC
+  const settle = async (atMs: number) => {
+    await new Promise((r) => setTimeout(r, Math.max(0, atMs - ms(tEnd))));
+    return rssKB(side.pid());
+  };
+  const tEnd = process.hrtime.bigint();
+  const loaded = await settle(3000);
+  const loaded10 = await settle(10_000);
+  const loaded30 = await settle(30_000);
   const memory = await side.memory?.();
   const hold = process.env.SCALE_HOLD;
   if (hold) {
@@ -407,6 +415,8 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     idleRssMB: r1(idle / 1024),
     rssMB: r1(loaded / 1024),
     kbPerContainer: r1((loaded - idle) / n),
+    rssAfterLastStartMB: { s3: r1(loaded / 1024), s10: r1(loaded10 / 1024), s30: r1(loaded30 / 1024) },
+    kbPerContainerAt30s: r1((loaded30 - idle) / n),
     ...(memory ? { withN: memory } : {}),
     startAllS: r1(startAllS),
     dockerPsMs: r1(median(ps)),

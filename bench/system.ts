@@ -1,4 +1,5 @@
-// Foundation benchmark (a script, not a test): berth's idle RSS, start-up time to the first answered /_ping with
+// Foundation benchmark (a script, not a test): berth's idle RSS (3 s and 15 s after its start, beside a bare node's,
+// the floor on this machine, and the reference dockerd's), start-up time to the first answered /_ping with
 // containerd already running, and requests/s for GET /_ping and GET /v1.24/version under concurrent load from a
 // second process (autocannon). Run: npm run build && node dist/bench/system.js
 import { spawn, execFileSync, ChildProcess } from 'node:child_process';
@@ -61,11 +62,20 @@ async function main(): Promise<void> {
     starts.sort((a, b) => a - b);
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssKiB(berth.child.pid!);
+    // the floor on this machine: a bare node (the launcher's flags, an event loop kept alive, nothing loaded),
+    // measured as long after its start; and berthd again 15 s after its first /_ping (the orphan-shim sweep at
+    // 15 s has run; V8's memory reducer may have run)
+    const bare = spawn(process.execPath, ['--max-semi-space-size=1', '-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 3000));
+    const bareIdle = rssKiB(bare.pid!);
+    bare.kill();
+    await new Promise((r) => setTimeout(r, 9500));
+    const idleLater = rssKiB(berth.child.pid!);
     const pingLoad = load(`http://127.0.0.1:${port}/_ping`, 5);
     const versionLoad = load(`http://127.0.0.1:${port}/v1.24/version`, 5);
     const afterLoad = rssKiB(berth.child.pid!);
     let refIdle = '';
-    const refPidFile = process.env.REF_DOCKERD_PIDFILE ?? '/tmp/ref/docker.pid';
+    const refPidFile = process.env.REF_DOCKERD_PIDFILE ?? '/work/ref/docker.pid';
     if (fs.existsSync(refPidFile)) {
       try {
         refIdle = `${(rssKiB(Number(fs.readFileSync(refPidFile, 'utf8').trim())) / 1024).toFixed(1)} MB`;
@@ -75,6 +85,8 @@ async function main(): Promise<void> {
     }
     const report = {
       idleRssMB: +(idle / 1024).toFixed(1),
+      idleRssAt15sMB: +(idleLater / 1024).toFixed(1),
+      bareNodeIdleRssMB: +(bareIdle / 1024).toFixed(1),
       referenceDockerdIdleRss: refIdle || 'not running',
       rssAfterLoadMB: +(afterLoad / 1024).toFixed(1),
       startupToFirstPingMs: { median: +starts[2].toFixed(0), min: +starts[0].toFixed(0), max: +starts[4].toFixed(0) },
