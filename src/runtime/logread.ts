@@ -71,7 +71,8 @@ function asSource(src: LogSource | string): LogSource {
 
 /**
  * Hands the complete lines of the source's files (oldest first; from the tail offset, or the logical range
- * `from`..`until`), a chunk at a time, to `visitChunk` (a buffer of its own, ending with a newline), then, with `follow`,
+ * `from`..`until`), a chunk at a time, to `visitChunk` (ending with a newline; valid until the promise it returns
+ * settles: the read buffers are reused), then, with `follow`,
  * whatever is appended to the current file until `stopped` resolves (plus a final read). Returns when done or
  * aborted. Closes the source's files.
  */
@@ -141,18 +142,27 @@ export async function readLines(source: LogSource | string, o: LogReadOptions, v
 
 const CHUNK = 1 << 20;
 const HEAD = 64 << 10;
+/** The largest chunk a reader is handed with no partial line joined to it (see readSegment). */
+export const READ_CHUNK_MAX = HEAD + CHUNK;
 
 /** Reads one file from `offset` to `until` (undefined: its size, then, with `follow`, what is appended). */
 async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
   let offset = start;
   let rest: Buffer = Buffer.alloc(0);
   // The next chunk is read while this one is visited; each is read HEAD bytes into its buffer, where the partial
-  // line left over from the one before goes (when it fits: else the two are joined).
+  // line left over from the one before goes (when it fits: else the two are joined). Two buffers, used in turn: the
+  // read into one is issued only once the chunk in it was visited (a fresh megabyte per read cost its page faults
+  // and unmapping, about as much as decoding it).
+  const bufs: Buffer[] = [];
+  let turn = 0;
   const readMore = async () => {
     const now = until ?? (await seg.size());
     const issue = (at: number) => {
-      const buf = Buffer.allocUnsafe(HEAD + Math.min(CHUNK, now - at));
-      return seg.read(buf, HEAD, buf.length - HEAD, at).then((n) => ({ buf, n }));
+      const want = HEAD + Math.min(CHUNK, now - at);
+      let buf = bufs[turn];
+      if (!buf || buf.length < want) buf = bufs[turn] = Buffer.allocUnsafe(want);
+      turn ^= 1;
+      return seg.read(buf, HEAD, want - HEAD, at).then((n) => ({ buf, n }));
     };
     let next = offset < now ? issue(offset) : undefined;
     try {

@@ -228,8 +228,8 @@ export class ContainerLive {
       src,
       o,
       fmt,
-      async (b) => {
-        if (!sink.write(b)) await sink.drained();
+      async (b, release) => {
+        if (!sink.write(b, release)) await sink.drained();
       },
       follow ? { stopped, signal: sink.signal } : undefined,
     );

@@ -16,7 +16,7 @@ const QUEUE_LIMIT = 64 << 20;
 /** How far behind the end of the file a reader subscribes to the live appends. */
 const NEAR = 32 << 20;
 
-export type LogReader = (src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
+export type LogReader = (src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer, release?: () => void) => void | Promise<void>, follow?: LogFollow) => Promise<void>;
 
 /** The payload of the entries appended in one write: the timestamp and details prefixes per entry, unframed. */
 function appendedPayload(content: Buffer, time: string, fmt: LogStreamFormat, valid: boolean, details = ' '): Buffer {
@@ -209,8 +209,8 @@ export function followLogs(
     }
     if (!catchingUp) void pump(); // else handed on when the catch-up ends
   };
-  const writeAwait = async (b: Buffer) => {
-    if (!to.write(b)) await to.drained();
+  const writeAwait = async (b: Buffer, release?: () => void) => {
+    if (!to.write(b, release)) await to.drained();
   };
   const aborted = new Promise<void>((r) => (to.signal.aborted ? r() : to.signal.addEventListener('abort', () => r(), { once: true })));
   let sub: { offset: number; unsubscribe: () => void } | undefined;

@@ -6,15 +6,26 @@ import { parentPort } from 'node:worker_threads';
 import { streamLogs } from './logs';
 import { nameThread } from '../runtime/thread-name';
 import type { LogSource } from '../runtime/logfiles';
+import { READ_CHUNK_MAX } from '../runtime/logread';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 
 export type ToWorker =
   | { type: 'open'; rid: number; src: LogSource; o: LogReadOptions; fmt: LogStreamFormat; follow: boolean }
-  | { type: 'ack' | 'stop' | 'abort'; rid: number };
+  | { type: 'ack' | 'recycle'; rid: number; buf?: ArrayBuffer }
+  | { type: 'stop' | 'abort'; rid: number };
 export type FromWorker = { type: 'data'; rid: number; buf: ArrayBuffer; length: number } | { type: 'end'; rid: number } | { type: 'error'; rid: number; message: string };
 
 /** Chunks handed over but not yet written out by the main thread: decoding runs one chunk ahead of the socket. */
 const MAX_IN_FLIGHT = 2;
+/** Output buffers (of OUT bytes) given back by the main thread once written out, reused for the next chunks. */
+const OUT = READ_CHUNK_MAX;
+const spare: ArrayBuffer[] = [];
+const SPARE_MAX = MAX_IN_FLIGHT + 2;
+/** A chunk's output buffer: a spare when one fits (a fresh megabyte each time cost its page faults and unmapping). */
+function alloc(n: number): Buffer {
+  if (n > OUT) return Buffer.allocUnsafeSlow(n);
+  return Buffer.from(spare.pop() ?? Buffer.allocUnsafeSlow(OUT).buffer, 0, n);
+}
 
 interface Run {
   stop: () => void;
@@ -50,12 +61,15 @@ if (port) {
           if (run.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => (run.wake = r));
         },
         m.follow ? { stopped, signal: run.ac.signal } : undefined,
+        alloc,
       ).then(
         () => post({ type: 'end', rid: m.rid }),
         (err: Error) => post({ type: 'error', rid: m.rid, message: err.message }),
       ).finally(() => runs.delete(m.rid));
       return;
     }
+    if ((m.type === 'ack' || m.type === 'recycle') && m.buf?.byteLength === OUT && spare.length < SPARE_MAX) spare.push(m.buf);
+    if (m.type === 'recycle') return;
     const run = runs.get(m.rid);
     if (!run) return;
     if (m.type === 'ack') run.inFlight--;

@@ -17,7 +17,7 @@ import type { LogReadOptions, LogStreamFormat } from '../types/logs';
  * Without timestamps, details or since, berth's own lines go through the SIMD decoder (jsonlog.wat); what it does not
  * handle, and the other formats, through the general decoder.
  */
-export async function streamLogs(file: LogSource | string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+export async function streamLogs(file: LogSource | string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow, alloc: (n: number) => Buffer = Buffer.allocUnsafe): Promise<void> {
   const decoder = !fmt.timestamps && !fmt.details && o.sinceNs === undefined ? sharedLogDecoder() : undefined;
   const flags = { stdout: o.stdout, stderr: o.stderr, framed: fmt.framed };
   await readLines(
@@ -28,7 +28,7 @@ export async function streamLogs(file: LogSource | string, o: LogReadOptions, fm
       if (!decoder) out = formatLines(chunk.toString('latin1'), o, fmt, { b: Buffer.allocUnsafe(chunk.length + 64 * 1024), at: 0 });
       else {
         // The output is never longer than the input (a line is longer than its entry's frame).
-        out = { b: Buffer.allocUnsafe(chunk.length), at: 0 };
+        out = { b: alloc(chunk.length), at: 0 };
         for (let from = 0; from < chunk.length; ) {
           const r = decoder.decode(chunk, from, flags);
           out.at += r.out.copy(out.b, out.at);
@@ -92,6 +92,9 @@ export function fixedNano(time: string): string {
   return m ? `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}Z` : time;
 }
 
+/** Hands a chunk of the endpoint's bytes on; resolves when more may come. */
+export type ChunkWrite = (b: Buffer, release?: () => void) => void | Promise<void>;
+
 /**
  * Runs streamLogs on the log reader thread (logs-worker): started on first use, ended after a quiet spell so an
  * idle berth holds no extra thread. Falls back to the main thread if the worker cannot run.
@@ -99,7 +102,7 @@ export function fixedNano(time: string): string {
 export class LogReaderThread {
   private worker?: Worker;
   private nextRid = 1;
-  private readonly runs = new Map<number, { src: LogSource; write: (b: Buffer) => void | Promise<void>; resolve: () => void; reject: (e: Error) => void }>();
+  private readonly runs = new Map<number, { src: LogSource; write: ChunkWrite; resolve: () => void; reject: (e: Error) => void }>();
   private idle?: NodeJS.Timeout;
 
   constructor(private readonly idleMs = 15_000) {}
@@ -113,8 +116,19 @@ export class LogReaderThread {
       const run = this.runs.get(m.rid);
       if (!run) return;
       if (m.type === 'data') {
-        const done = () => this.post({ type: 'ack', rid: m.rid });
-        Promise.resolve(run.write(Buffer.from(m.buf, 0, m.length))).then(done, done);
+        // The buffer goes back to the thread (for its next chunk) once the socket is done with it: with the ack
+        // (the thread may decode another chunk) when written out by then, else on its own.
+        let back: ArrayBuffer | undefined;
+        let acked = false;
+        const release = () => {
+          if (acked) this.post({ type: 'recycle', rid: m.rid, buf: m.buf }, [m.buf]);
+          else back = m.buf;
+        };
+        const done = () => {
+          acked = true;
+          this.post({ type: 'ack', rid: m.rid, buf: back }, back ? [back] : undefined);
+        };
+        Promise.resolve(run.write(Buffer.from(m.buf, 0, m.length), release)).then(done, done);
         return;
       }
       this.runs.delete(m.rid);
@@ -138,8 +152,8 @@ export class LogReaderThread {
     return w;
   }
 
-  private post(m: ToWorker): void {
-    this.worker?.postMessage(m);
+  private post(m: ToWorker, transfer?: ArrayBuffer[]): void {
+    this.worker?.postMessage(m, transfer);
   }
 
   private maybeIdle(): void {
@@ -154,8 +168,9 @@ export class LogReaderThread {
     this.idle.unref();
   }
 
-  /** Reads `src` on the log reader thread, then closes its files. */
-  stream(src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+  /** Reads `src` on the log reader thread, then closes its files. `write`'s `release`, when it calls it, says the
+   *  destination is done with the chunk (its memory is reused). */
+  stream(src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: ChunkWrite, follow?: LogFollow): Promise<void> {
     if (!fs.existsSync(this.workerFile())) return streamLogs(src, o, fmt, write, follow);
     if (this.idle) {
       clearTimeout(this.idle);
