@@ -98,7 +98,14 @@ const DECODE_OPTIONS: ToObjectOptions = { longs: String, enums: String, defaults
 function serializer(type: protobuf.Type): (arg: object) => Buffer {
   return (arg) => {
     if (Array.isArray(arg)) throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);
-    return type.encode(type.fromObject(arg)).finish() as Buffer;
+    const buf = type.encode(type.fromObject(arg)).finish() as Buffer;
+    // A message under 4 KiB is a slice of Node's 8 KiB Buffer pool, and grpc-js keeps a call's request until the
+    // call ends (its retry buffer): each pending Wait (one per running container) pinned a whole slab, 180 of them
+    // (1.4 MB) with 300 running. Such a message is copied into memory of its own size.
+    if (buf.byteLength === buf.buffer.byteLength) return buf;
+    const own = Buffer.allocUnsafeSlow(buf.byteLength);
+    buf.copy(own);
+    return own;
   };
 }
 function deserializer(type: protobuf.Type): (buf: Buffer) => object {
