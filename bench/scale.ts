@@ -354,12 +354,30 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     fs.writeFileSync(hold, `${side.name} ${side.pid()} ${side.sock}\n`);
     while (fs.existsSync(hold)) await new Promise((r) => setTimeout(r, 500));
   }
-  const ps: number[] = [];
   // the CLI's own floors, interleaved with `docker ps`: `docker version` (one small round trip), and `docker ps`
   // against a bare server answering with the daemon's own list of N (the CLI's cost of N rows)
+  const canned = await cannedServer(dir, side.sock);
+  try {
+    return await measureLoaded(side, dir, n, ids, canned, kill, { idle, loaded, loaded10, loaded30, memory, startAllS });
+  } finally {
+    canned.stop();
+  }
+}
+
+/** The measures with N running, beside the canned server's floors. */
+async function measureLoaded(
+  side: Side,
+  dir: string,
+  n: number,
+  ids: string[],
+  canned: { sock: string },
+  kill: (id: string) => Promise<void>,
+  before: { idle: number; loaded: number; loaded10: number; loaded30: number; memory?: Record<string, number>; startAllS: number },
+): Promise<Record<string, unknown>> {
+  const { idle, loaded, loaded10, loaded30, memory, startAllS } = before;
+  const ps: number[] = [];
   const floor: number[] = [];
   const psFloor: number[] = [];
-  const canned = await cannedServer(dir, side.sock);
   for (let i = 0; i < 10; i++) {
     ps.push(await cli(side.sock, ['ps']));
     floor.push(await cli(side.sock, ['version']));
@@ -374,16 +392,20 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
   }
   // `docker stats --no-stream` against the daemon, interleaved with the same against the canned server (each
   // container's sample answered at once: the CLI's own floor); the rows the CLI gave up on, in the daemon's runs
+  // every container inspected at once (one connection each: up to 300), wall time
+  const some = ids.slice(0, 300);
+  const ti = process.hrtime.bigint();
+  await Promise.all(some.map(async (id) => {
+    const r = await request(side.sock, 'GET', `/v1.24/containers/${id}/json`);
+    if (r.status !== 200) throw new Error(`${side.name}: inspect ${r.status}`);
+  }));
+  const inspectParallel = ms(ti);
   const stats: number[] = [];
   const statsFloor: number[] = [];
   let statsTimedOut = 0;
-  try {
-    for (let i = 0; i < 3; i++) {
-      stats.push(await cli(side.sock, ['stats', '--no-stream'], (t) => (statsTimedOut = Math.max(statsTimedOut, timedOutRows(t)))));
-      statsFloor.push(await cli(canned.sock, ['stats', '--no-stream']));
-    }
-  } finally {
-    canned.stop();
+  for (let i = 0; i < 3; i++) {
+    stats.push(await cli(side.sock, ['stats', '--no-stream'], (t) => (statsTimedOut = Math.max(statsTimedOut, timedOutRows(t)))));
+    statsFloor.push(await cli(canned.sock, ['stats', '--no-stream']));
   }
   const subs = await subscribers(side.sock);
   const dieMedian: number[] = [];
@@ -424,6 +446,7 @@ async function measure(side: Side, dir: string, n: number, start: () => Promise<
     // the limit for dockerPsMs: the CLI's `docker ps` of the same N rows from a server that answers at once
     dockerPsAgainstCannedListMs: r1(median(psFloor)),
     listMs: r1(median(list)),
+    [`inspect${some.length}AtOnceMs`]: r1(inspectParallel),
     dockerStatsNoStreamMs: r1(median(stats)),
     // the limit for dockerStatsNoStreamMs: the same command against a server answering every sample at once
     dockerStatsAgainstCannedSamplesMs: r1(median(statsFloor)),
@@ -518,7 +541,7 @@ async function main(): Promise<void> {
       listed.push(ms(t0));
     }
     Object.assign(berth, { startupToPingMs: r1(median(startup)), startupToListMs: r1(median(listed)) });
-    let ref: Record<string, unknown> | string = 'not answering';
+    let ref: Record<string, unknown> | string = process.env.SCALE_REF === '0' ? 'left out (SCALE_REF=0)' : 'not answering';
     if (withRef) {
       const refPid = () => Number(fs.readFileSync(REF_PIDFILE, 'utf8').trim());
       const runRef = run(REF_SOCK);
