@@ -1,13 +1,11 @@
 // The logs endpoint's byte stream from a container's json-file log (read by runtime/logread): entries framed or
 // raw, with timestamps and details, in one buffer per chunk of the file; and the log reader thread that does the
 // same for big reads and follows off the main thread.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './logs-worker';
 import { streamType, writeFrameHeader } from '../translate/stream';
 import { sharedLogDecoder } from '../runtime/jsonlog';
 import { closeLogSource, LogSource } from '../runtime/logfiles';
+import { IdleWorker, workerFile } from '../runtime/idle-worker';
 import { LogFollow, readLines, visitWanted } from '../runtime/logread';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 
@@ -100,102 +98,67 @@ export type ChunkWrite = (b: Buffer, release?: () => void) => void | Promise<voi
  * idle berth holds no extra thread. Falls back to the main thread if the worker cannot run.
  */
 export class LogReaderThread {
-  private worker?: Worker;
   private nextRid = 1;
   private readonly runs = new Map<number, { src: LogSource; write: ChunkWrite; resolve: () => void; reject: (e: Error) => void }>();
-  private idle?: NodeJS.Timeout;
+  private readonly thread: IdleWorker<ToWorker, FromWorker>;
 
-  constructor(private readonly idleMs = 15_000) {}
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    // Compiled code runs the compiled worker next to it; the tests (TypeScript through swc) run the build's.
-    const w = new Worker(this.workerFile());
-    w.unref();
-    w.on('message', (m: FromWorker) => {
-      const run = this.runs.get(m.rid);
-      if (!run) return;
-      if (m.type === 'data') {
-        // The buffer goes back to the thread (for its next chunk) once the socket is done with it: with the ack
-        // (the thread may decode another chunk) when written out by then, else on its own.
-        let back: ArrayBuffer | undefined;
-        let acked = false;
-        const release = () => {
-          if (acked) this.post({ type: 'recycle', rid: m.rid, buf: m.buf }, [m.buf]);
-          else back = m.buf;
-        };
-        const done = () => {
-          acked = true;
-          this.post({ type: 'ack', rid: m.rid, buf: back }, back ? [back] : undefined);
-        };
-        Promise.resolve(run.write(Buffer.from(m.buf, 0, m.length), release)).then(done, done);
-        return;
-      }
-      this.runs.delete(m.rid);
-      closeLogSource(run.src);
-      if (m.type === 'end') run.resolve();
-      else run.reject(new Error(m.message));
-      this.maybeIdle();
+  constructor(idleMs = 15_000) {
+    this.thread = new IdleWorker('log reader thread', workerFile(__filename, 'logs-worker.js'), idleMs, {
+      message: (m) => this.message(m),
+      failed: (err) => {
+        for (const r of this.runs.values()) {
+          closeLogSource(r.src); // the thread is gone: its reads with them
+          r.reject(err);
+        }
+        this.runs.clear();
+      },
+      busy: () => this.runs.size > 0,
     });
-    const fail = (err: Error) => {
-      if (this.worker !== w) return;
-      this.worker = undefined;
-      for (const r of this.runs.values()) {
-        closeLogSource(r.src); // the thread is gone: its reads with them
-        r.reject(err);
-      }
-      this.runs.clear();
-    };
-    w.on('error', fail);
-    w.on('exit', (code) => fail(new Error(`log reader thread exited (${code})`)));
-    this.worker = w;
-    return w;
   }
 
-  private post(m: ToWorker, transfer?: ArrayBuffer[]): void {
-    this.worker?.postMessage(m, transfer);
-  }
-
-  private maybeIdle(): void {
-    if (this.runs.size || this.idle) return;
-    this.idle = setTimeout(() => {
-      this.idle = undefined;
-      if (this.runs.size) return;
-      const w = this.worker;
-      this.worker = undefined;
-      void w?.terminate();
-    }, this.idleMs);
-    this.idle.unref();
+  private message(m: FromWorker): void {
+    const run = this.runs.get(m.rid);
+    if (!run) return;
+    if (m.type === 'data') {
+      // The buffer goes back to the thread (for its next chunk) once the socket is done with it: with the ack
+      // (the thread may decode another chunk) when written out by then, else on its own.
+      let back: ArrayBuffer | undefined;
+      let acked = false;
+      const release = () => {
+        if (acked) this.thread.post({ type: 'recycle', rid: m.rid, buf: m.buf }, [m.buf]);
+        else back = m.buf;
+      };
+      const done = () => {
+        acked = true;
+        this.thread.post({ type: 'ack', rid: m.rid, buf: back }, back ? [back] : undefined);
+      };
+      Promise.resolve(run.write(Buffer.from(m.buf, 0, m.length), release)).then(done, done);
+      return;
+    }
+    this.runs.delete(m.rid);
+    closeLogSource(run.src);
+    if (m.type === 'end') run.resolve();
+    else run.reject(new Error(m.message));
+    this.thread.settled();
   }
 
   /** Reads `src` on the log reader thread, then closes its files. `write`'s `release`, when it calls it, says the
    *  destination is done with the chunk (its memory is reused). */
   stream(src: LogSource, o: LogReadOptions, fmt: LogStreamFormat, write: ChunkWrite, follow?: LogFollow): Promise<void> {
-    if (!fs.existsSync(this.workerFile())) return streamLogs(src, o, fmt, write, follow);
-    if (this.idle) {
-      clearTimeout(this.idle);
-      this.idle = undefined;
-    }
-    const w = this.start();
+    const w = this.thread.get();
+    if (!w) return streamLogs(src, o, fmt, write, follow);
     const rid = this.nextRid++;
     return new Promise<void>((resolve, reject) => {
       this.runs.set(rid, { src, write, resolve, reject });
       w.postMessage({ type: 'open', rid, src, o, fmt, follow: !!follow } satisfies ToWorker);
       if (follow) {
-        void follow.stopped.then(() => this.post({ type: 'stop', rid }));
-        follow.signal.addEventListener('abort', () => this.post({ type: 'abort', rid }));
+        void follow.stopped.then(() => this.thread.post({ type: 'stop', rid }));
+        follow.signal.addEventListener('abort', () => this.thread.post({ type: 'abort', rid }));
       }
     });
   }
 
-  private workerFile(): string {
-    return __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/services/logs-worker.js') : path.join(__dirname, 'logs-worker.js');
-  }
-
   close(): void {
-    if (this.idle) clearTimeout(this.idle);
-    const w = this.worker;
-    this.worker = undefined;
-    void w?.terminate();
+    this.thread.close();
   }
 }

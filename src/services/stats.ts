@@ -3,9 +3,6 @@
 // Tasks.Metrics where they cannot be read so: a cgroup v2 host), the host's CPU time (/proc/stat, as the engine
 // computes system_cpu_usage) and the network counters of the container's namespace (/proc/<pid>/net/dev). The files
 // are read on the stats reader thread (stats-reader-worker), started on first use and ended after a quiet spell.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Containerd } from '../containerd/client';
 import * as taskApi from '../containerd/tasks';
 import type { ContainerStore } from '../store/containers';
@@ -14,6 +11,7 @@ import type { ContainerRecord } from '../types/container';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
 import { CgroupV1Reader } from '../runtime/cgroup-metrics';
+import { IdleWorker, workerFile } from '../runtime/idle-worker';
 import { hostFigures, netCounters, readBatch, type ReadBatch, type ReadItem } from '../runtime/stats-files';
 import type { FromStatsReader, ToStatsReader } from './stats-reader-worker';
 
@@ -22,47 +20,28 @@ import type { FromStatsReader, ToStatsReader } from './stats-reader-worker';
  * read (the thread failed or its file is missing: the caller reads on the main thread).
  */
 class StatsReaderThread {
-  private worker?: Worker;
   private seq = 0;
   private readonly pending = new Map<number, (b: ReadBatch | undefined) => void>();
-  private idle?: NodeJS.Timeout;
+  private readonly thread: IdleWorker<ToStatsReader, FromStatsReader>;
 
-  constructor(private readonly idleMs = 10_000) {}
-
-  private file(): string {
-    // Compiled code runs the compiled worker next to it; the tests (TypeScript through swc) run the build's.
-    return __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/services/stats-reader-worker.js') : path.join(__dirname, 'stats-reader-worker.js');
-  }
-
-  private start(): Worker | undefined {
-    if (this.worker) return this.worker;
-    if (!fs.existsSync(this.file())) return undefined;
-    const w = new Worker(this.file());
-    w.unref();
-    w.on('message', (m: FromStatsReader) => {
-      const done = this.pending.get(m.seq);
-      this.pending.delete(m.seq);
-      done?.(m.batch);
-      this.maybeIdle();
+  constructor(idleMs = 10_000) {
+    this.thread = new IdleWorker('stats reader thread', workerFile(__filename, 'stats-reader-worker.js'), idleMs, {
+      message: (m) => {
+        const done = this.pending.get(m.seq);
+        this.pending.delete(m.seq);
+        done?.(m.batch);
+        this.thread.settled();
+      },
+      failed: () => {
+        for (const done of this.pending.values()) done(undefined);
+        this.pending.clear();
+      },
+      busy: () => this.pending.size > 0,
     });
-    const fail = () => {
-      if (this.worker !== w) return;
-      this.worker = undefined;
-      for (const done of this.pending.values()) done(undefined);
-      this.pending.clear();
-    };
-    w.on('error', fail);
-    w.on('exit', fail);
-    this.worker = w;
-    return w;
   }
 
   read(items: ReadItem[]): Promise<ReadBatch | undefined> {
-    if (this.idle) {
-      clearTimeout(this.idle);
-      this.idle = undefined;
-    }
-    const w = this.start();
+    const w = this.thread.get();
     if (!w) return Promise.resolve(undefined);
     const seq = ++this.seq;
     return new Promise((resolve) => {
@@ -72,19 +51,7 @@ class StatsReaderThread {
   }
 
   forget(id: string): void {
-    this.worker?.postMessage({ type: 'forget', id } satisfies ToStatsReader);
-  }
-
-  private maybeIdle(): void {
-    if (this.pending.size || this.idle) return;
-    this.idle = setTimeout(() => {
-      this.idle = undefined;
-      if (this.pending.size) return;
-      const w = this.worker;
-      this.worker = undefined;
-      void w?.terminate();
-    }, this.idleMs);
-    this.idle.unref();
+    this.thread.post({ type: 'forget', id });
   }
 }
 
