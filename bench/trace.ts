@@ -79,29 +79,24 @@ if (file) {
     }
   } as typeof run;
 
+  // an async method's calls, timed: `label start duration`
+  const timed = (proto: Record<string, Fn>, name: string, label: string) => {
+    const orig = proto[name];
+    proto[name] = async function (this: unknown, ...a: unknown[]) {
+      const s = now();
+      try {
+        return await orig.apply(this, a);
+      } finally {
+        log(`${label} ${f2(s)} ${f2(now() - s)}`);
+      }
+    };
+  };
   // a container record's save (its writes are serial per container: the time includes a wait for the one before)
   const store = req(path.resolve(__dirname, '../src/store/containers.js')) as { ContainerStore: { prototype: Record<string, Fn> } };
-  const save = store.ContainerStore.prototype.save;
-  store.ContainerStore.prototype.save = async function (this: unknown, ...a: unknown[]) {
-    const s = now();
-    try {
-      return await save.apply(this, a);
-    } finally {
-      log(`save ${f2(s)} ${f2(now() - s)}`);
-    }
-  };
-
+  timed(store.ContainerStore.prototype, 'save', 'save');
   // an exit's wait for the run's output to be complete (the capture thread's EOF on the FIFOs), before die
   const io = req(path.resolve(__dirname, '../src/runtime/io.js')) as { ContainerIO: { prototype: Record<string, Fn> } };
-  const outputDone = io.ContainerIO.prototype.outputDone;
-  io.ContainerIO.prototype.outputDone = async function (this: unknown, ...a: unknown[]) {
-    const s = now();
-    try {
-      return await outputDone.apply(this, a);
-    } finally {
-      log(`outputDone ${f2(s)} ${f2(now() - s)}`);
-    }
-  };
+  timed(io.ContainerIO.prototype, 'outputDone', 'outputDone');
 
   // fsync of a FileHandle (the records' atomic writes)
   const open = fs.promises.open;
