@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
+import { isGrpcNotFound } from '../containerd/errors';
 import * as taskApi from '../containerd/tasks';
 import { conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
 import type { Logger } from '../log';
@@ -174,9 +175,20 @@ export class FilesystemService {
       await entry.ready;
     } catch (err) {
       await thaw();
+      // The run ended between the record's 'running' and the pause (its exit not recorded yet: the output is still
+      // being drained): a stopped container has nothing to freeze.
+      if (await this.taskEnded(rec.Id)) return async () => undefined;
       throw systemError(`cannot pause container ${rec.Id}: ${(err as Error).message}`, err);
     }
     return thaw;
+  }
+
+  /** Whether the container's task has stopped or is gone. */
+  private taskEnded(id: string): Promise<boolean> {
+    return taskApi.status(this.d.ctr, id).then(
+      (st) => st === 'STOPPED',
+      (err) => isGrpcNotFound(err),
+    );
   }
 
   /** A view of the container whose release also thaws it. */
