@@ -260,7 +260,15 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     healthcheckOf: (rec) => rec.Config.Healthcheck,
   });
   health.resume();
-  const filesystem = new FilesystemService({ ctr, find: (ref) => containers.find(ref), events, logger, execRoot: config.execRoot });
+  const filesystem = new FilesystemService({
+    ctr,
+    find: (ref) => containers.find(ref),
+    events,
+    logger,
+    execRoot: config.execRoot,
+    exiting: (id) => containers.exiting(id),
+    exitSettled: (id) => containers.exitSettled(id),
+  });
   await filesystem.init();
   const system = new SystemService({
     ctr,

@@ -41,6 +41,11 @@ export interface Live {
   recordedPid?: number;
   /** The pid of the run being watched (set after its start event). */
   watchedPid?: number;
+  /**
+   * The run's process has exited and its exit is being recorded (its output drained): the record still says
+   * running, but nothing runs (see ContainerMonitor.recordExitNow; archive operations treat it as stopped).
+   */
+  exiting?: boolean;
   /** The record write of the last start. */
   startSaved?: Promise<void>;
   /** The rw snapshot's mounts as the create got them, for the first start (taken once). */

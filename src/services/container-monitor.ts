@@ -130,6 +130,7 @@ export class ContainerMonitor {
     const rec = this.d.store.get(id);
     if (pid && live.recordedPid === pid) return;
     if (pid) live.recordedPid = pid;
+    live.exiting = true;
     // Output first: the FIFOs reach EOF once the shim copied everything.
     if (live.io) await live.io.outputDone(2000);
     live.io?.close();
@@ -172,6 +173,7 @@ export class ContainerMonitor {
         }));
       if (restart) this.scheduleRestart(rec, ranFor);
     }
+    live.exiting = false;
     if (!rec) await taskApi.remove(this.ctr, id).catch(() => undefined);
     resolve?.(status);
   }

@@ -68,6 +68,8 @@ export class ContainerService {
   private readonly config: ContainerConfigurator;
   private readonly remover: ContainerRemover;
   private readonly names: ContainerNames;
+  /** Starts under way, by container id. */
+  private readonly starts = new Map<string, Promise<void>>();
 
   constructor(private readonly d: ContainerServiceDeps) {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
@@ -157,8 +159,37 @@ export class ContainerService {
 
   // ---- start / exit -------------------------------------------------------------------------------------
 
+  /**
+   * One start at a time per container, as under the engine's container lock: a start asked while another is under
+   * way waits for it, then answers as the container is by then (304 once it runs). Two at once deleted each other's
+   * task (each start deletes the previous run's) and left containerd's shim folder behind: every later start failed.
+   */
   async start(ref: string): Promise<void> {
-    const rec = this.find(ref);
+    let rec = this.find(ref);
+    if (this.starts.has(rec.Id)) {
+      for (let p = this.starts.get(rec.Id); p; p = this.starts.get(rec.Id)) await p.catch(() => undefined);
+      rec = this.find(rec.Id);
+    }
+    const run = this.startOnce(rec);
+    this.starts.set(rec.Id, run);
+    try {
+      await run;
+    } finally {
+      if (this.starts.get(rec.Id) === run) this.starts.delete(rec.Id);
+    }
+  }
+
+  /** The run's process exited and its exit is being recorded (its output drained): the record still says running. */
+  exiting(id: string): boolean {
+    return !!this.live.get(id)?.exiting;
+  }
+
+  /** Resolves once the last run's clean-up (its task deleted, so its root filesystem unmounted) is done. */
+  async exitSettled(id: string): Promise<void> {
+    await this.live.get(id)?.exitCleanup;
+  }
+
+  private async startOnce(rec: ContainerRecord): Promise<void> {
     if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
     if (rec.State.Running) throw notModified();
     if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);

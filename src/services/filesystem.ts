@@ -33,6 +33,10 @@ export interface FilesystemServiceDeps {
   events: EventPublisher;
   logger: Logger;
   execRoot: string;
+  /** The container's process exited and its exit is being recorded: the record still says running (see Live.exiting). */
+  exiting: (id: string) => boolean;
+  /** Resolves once the container's last exit is cleaned up (its task deleted: its root filesystem unmounted). */
+  exitSettled: (id: string) => Promise<void>;
 }
 
 interface View {
@@ -110,7 +114,19 @@ export class FilesystemService {
     };
   }
 
-  /** Where a running container's rootfs overlay is mounted in berth's mount namespace. */
+  /**
+   * Whether the container runs: its record says running and its exit is not being recorded. In that window (the
+   * exit's output drained; the task stopped, maybe deleted) it is treated as stopped: nothing to freeze, and its
+   * snapshot is mounted when its task's rootfs mount is gone.
+   */
+  private runs(rec: ContainerRecord): boolean {
+    return rec.State.Running && !this.d.exiting(rec.Id);
+  }
+
+  /**
+   * Where the container's rootfs overlay is mounted in berth's mount namespace: a running container's, or an
+   * exiting one's until its task is deleted.
+   */
   private liveRoot(rec: ContainerRecord, m: MountLike): string | undefined {
     if (!rec.State.Running) return undefined;
     const { upper } = layerDirs([m]);
@@ -118,11 +134,20 @@ export class FilesystemService {
   }
 
   /**
+   * The snapshot of a container that does not run, once its last task is deleted (its rootfs unmounted: the snapshot
+   * is not mounted twice).
+   */
+  private async stoppedSnapshot(rec: ContainerRecord): Promise<MountLike> {
+    await this.d.exitSettled(rec.Id);
+    return this.snapshotMount(rec);
+  }
+
+  /**
    * The container's filesystem for reading: a running container's own rootfs mount (bound, so the container
    * can still unmount it when it stops), else a read-only overlay of its snapshot.
    */
   private async readView(rec: ContainerRecord): Promise<View> {
-    const m = await this.snapshotMount(rec);
+    const m = rec.State.Running ? await this.snapshotMount(rec) : await this.stoppedSnapshot(rec);
     const live = this.liveRoot(rec, m);
     if (live) return this.withTarget(rec, (t) => bindMount(live, t, true));
     return this.withTarget(rec, (t) => mountReadOnly(t, m));
@@ -137,10 +162,11 @@ export class FilesystemService {
 
   /** The container's filesystem, writable: a running container's own rootfs mount, else its snapshot mounted. */
   private async writeView(rec: ContainerRecord): Promise<View> {
-    const m = await this.snapshotMount(rec);
+    const m = rec.State.Running ? await this.snapshotMount(rec) : await this.stoppedSnapshot(rec);
     const live = this.liveRoot(rec, m);
     if (live) return this.withTarget(rec, (t) => bindMount(live, t, false));
-    if (rec.State.Running) throw systemError(`cannot find the root filesystem mount of running container ${rec.Id}`);
+    // (a run that ended before its exit event arrived: its task is stopped or gone)
+    if (this.runs(rec) && !(await this.taskEnded(rec.Id))) throw systemError(`cannot find the root filesystem mount of running container ${rec.Id}`);
     return this.withTarget(rec, (t) => mountSnapshot(t, m));
   }
 
@@ -150,7 +176,7 @@ export class FilesystemService {
    * user stays paused; concurrent operations share one freeze. Returns the thaw.
    */
   private async freeze(rec: ContainerRecord): Promise<() => Promise<void>> {
-    if (!rec.State.Running || rec.State.Paused) return async () => undefined;
+    if (!this.runs(rec) || rec.State.Paused) return async () => undefined;
     // A thaw under way finishes before a new freeze starts.
     for (let t = this.thawing.get(rec.Id); t; t = this.thawing.get(rec.Id)) await t;
     let f = this.frozen.get(rec.Id);
@@ -175,8 +201,8 @@ export class FilesystemService {
       await entry.ready;
     } catch (err) {
       await thaw();
-      // The run ended between the record's 'running' and the pause (its exit not recorded yet: the output is still
-      // being drained): a stopped container has nothing to freeze.
+      // The run ended between the record's 'running' and the pause (before its exit event arrived): a stopped
+      // container has nothing to freeze.
       if (await this.taskEnded(rec.Id)) return async () => undefined;
       throw systemError(`cannot pause container ${rec.Id}: ${(err as Error).message}`, err);
     }

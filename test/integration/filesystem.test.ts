@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import * as tar from 'tar-stream';
+import * as taskApi from '../../src/containerd/tasks';
 import type { TestBerth } from '../helpers/berth';
 import { berthWithBusybox } from '../helpers/suite';
 
@@ -426,5 +427,62 @@ describe('container filesystem against real containerd', () => {
     expect(exp.code).toBe(0);
     expect((await listTar(fs.readFileSync(path.join(work, 'cli.tar')))).map((e) => e.name)).toContain('srv/sub/two.txt');
     await run(['rm', '-f', 'cli']);
+  });
+
+  test('archive operations while a run\'s exit is recorded (task stopped, record still running): as for a stopped container', async () => {
+    // The exit's recording waits for the output to end: a writer of the test's own holds the stdout FIFO open and
+    // writes to it, so the window (task stopped, record running) lasts until the test closes it.
+    await run(['run', '-d', '--name', 'ending', '--network', 'none', 'busybox', 'sh', '-c', 'until [ -e /tmp/go ]; do sleep 0.05; done']);
+    const id = (await b.request('GET', '/v1.24/containers/ending/json')).json().Id as string;
+    const fd = fs.openSync(path.join(b.config.execRoot, 'fifo', id, `${id}-stdout`), fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    const tick = setInterval(() => fs.writeSync(fd, 'held\n'), 200);
+    try {
+      const put = (name: string) => makeTar([{ name, type: 'file', data: `${name}\n` }]);
+      expect((await b.request('PUT', '/v1.24/containers/ending/archive?path=/tmp', { body: await put('go'), headers: { 'Content-Type': 'application/x-tar' } })).status).toBe(200);
+      for (let i = 0; i < 200 && (await taskApi.status(b.daemon.ctr, id)) !== 'STOPPED'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await taskApi.status(b.daemon.ctr, id)).toBe('STOPPED');
+      const running = async () => (await b.request('GET', '/v1.24/containers/ending/json')).json().State.Running;
+      expect(await running()).toBe(true);
+
+      const r = await b.request('PUT', '/v1.24/containers/ending/archive?path=/tmp', { body: await put('in-window'), headers: { 'Content-Type': 'application/x-tar' } });
+      expect([r.status, r.text]).toEqual([200, '']);
+      expect((await b.request('HEAD', '/v1.24/containers/ending/archive?path=/tmp/in-window')).status).toBe(200);
+      const got = await b.request('GET', '/v1.24/containers/ending/archive?path=/tmp/in-window');
+      expect(got.status).toBe(200);
+      expect((await listTar(got.body)).map((e) => [e.name, e.data])).toEqual([['in-window', 'in-window\n']]);
+      const work = path.join(b.dir, 'ending');
+      fs.mkdirSync(work);
+      fs.writeFileSync(path.join(work, 'cp-in.txt'), 'cp\n');
+      expect(await run(['cp', path.join(work, 'cp-in.txt'), 'ending:/tmp/'])).toEqual(expect.objectContaining({ code: 0, stderr: '' }));
+      expect(await run(['cp', 'ending:/tmp/in-window', work])).toEqual(expect.objectContaining({ code: 0, stderr: '' }));
+      expect(fs.readFileSync(path.join(work, 'in-window'), 'utf8')).toBe('in-window\n');
+      expect((await b.request('GET', '/v1.24/containers/ending/export')).status).toBe(200);
+      // (all of it inside the window)
+      expect(await running()).toBe(true);
+    } finally {
+      clearInterval(tick);
+      fs.closeSync(fd);
+    }
+    expect((await b.request('POST', '/v1.24/containers/ending/wait')).json().StatusCode).toBe(0);
+    const after = await b.request('GET', '/v1.24/containers/ending/archive?path=/tmp');
+    expect((await listTar(after.body)).map((e) => e.name)).toEqual(expect.arrayContaining(['tmp/go', 'tmp/in-window', 'tmp/cp-in.txt']));
+    await run(['rm', '-f', 'ending']);
+  });
+
+  test('starts of one container at once: one runs it, the others wait and answer as it then is; archive writes work after', async () => {
+    // Before, each start deleted the task another had just made, and containerd kept the shim's folder: every start
+    // of the container failed from then on, and one whose record said running answered PUT archive with a 500.
+    expect((await b.request('POST', '/v1.24/containers/create?name=starts', { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'none' } } })).status).toBe(201);
+    for (let round = 0; round < 3; round++) {
+      const statuses = (await Promise.all([1, 2, 3].map(() => b.request('POST', '/v1.24/containers/starts/start')))).map((x) => [x.status, x.text]);
+      expect(statuses.filter(([s]) => s === 204).length).toBeGreaterThanOrEqual(1);
+      for (const s of statuses) expect([[204, ''], [304, '']]).toContainEqual(s);
+      expect((await b.request('POST', '/v1.24/containers/starts/wait')).json().StatusCode).toBe(0);
+    }
+    expect((await b.request('POST', '/v1.24/containers/starts/start')).status).toBe(204);
+    expect((await b.request('POST', '/v1.24/containers/starts/wait')).json().StatusCode).toBe(0);
+    const tarBuf = await makeTar([{ name: 'after', type: 'file', data: 'after\n' }]);
+    expect((await b.request('PUT', '/v1.24/containers/starts/archive?path=/tmp', { body: tarBuf, headers: { 'Content-Type': 'application/x-tar' } })).status).toBe(200);
+    expect((await b.request('DELETE', '/v1.24/containers/starts')).status).toBe(204);
   });
 });
