@@ -238,16 +238,17 @@ export class ContainerService {
       // every start's path): the answer waits for both. The record says running only from here; a start that fails
       // writes its error after it (the store keeps the order), and a berth killed before the task started finds it
       // created and kills it at its next start (ContainerMonitor.reconcile).
+      // The pid is the one Tasks.Create gave: runc's shims (v2 and the v1 runtime) answer Start with the pid of the
+      // process their Create made (runc create makes it, runc start only lets it exec), so it is final here.
       const created = (settled[1] as PromiseFulfilledResult<number>).value;
-      const running = (pid: number): ContainerRecord['State'] => ({ ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: pid, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt });
-      const state = running(created);
+      const state: ContainerRecord['State'] = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: created, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
       const saved = this.d.store.save(rec, { ...rec, State: state, IO: paths, HasBeenManuallyStopped: false }).catch((err) => {
         this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
       });
       live.startSaved = saved;
       const pid = await taskApi.start(this.ctr, rec.Id);
       this.d.networking.nameSandbox(rec, pid);
-      rec.State = pid === created ? state : running(pid);
+      rec.State = state;
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
       // start goes out and the run is watched before the record write is awaited: a process that exits at once is
@@ -255,11 +256,7 @@ export class ContainerService {
       this.runEvents(rec, 'start');
       this.publish(rec, 'start');
       this.monitor.watchExit(rec.Id);
-      // (a pid other than the created task's, which containerd does not give: the record is written again)
-      if (pid !== created) live.startSaved = saved.then(() => this.d.store.save(rec)).catch((err) => {
-          this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
-        });
-      await live.startSaved;
+      await saved;
     } catch (err) {
       io.close();
       io.removeFifos();
