@@ -5,8 +5,8 @@
 // will ask it to shut down (four were found after a CI run of faults.test.ts). It is found here by its command line
 // (`containerd-shim-runc-v2 -namespace NS -id ID -address ADDR`) and killed: berth owns its namespace, so a shim of
 // it that containerd lists no task for, or whose bundle is gone, serves nothing.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { childrenOf, eachProcess } from './procfs';
 
 export interface ShimProcess {
   pid: number;
@@ -23,72 +23,24 @@ function flagValue(args: string[], name: string): string {
   return i >= 0 && i + 1 < args.length ? args[i + 1] : '';
 }
 
-/** The process ids under `procRoot`. */
-async function pids(procRoot: string): Promise<string[]> {
-  try {
-    return (await fs.promises.readdir(procRoot)).filter((p) => /^\d+$/.test(p));
-  } catch {
-    return [];
-  }
-}
-
-/** /proc files read at once (libuv's threadpool has four threads; a few more keep them busy). */
-const READERS = 8;
-/** What is read of a /proc file: a shim's command line is a few hundred bytes; a longer one is not a shim's. */
-const PROC_READ_BYTES = 4096;
-
-/**
- * `fn` over `items`, READERS at a time, each reader with a buffer of its own. fs.promises.readFile of every /proc file
- * at once (the size of a /proc file is 0, so readFile gives each a 64 KiB buffer as its read is queued) held 64 KiB
- * per process until the whole sweep was done: 19 MB of RSS for 676 processes here, over 100 MB with 1,000 containers.
- */
-async function eachBounded<T>(items: string[], fn: (item: string, buf: Buffer) => Promise<T | undefined>): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  const reader = async (): Promise<void> => {
-    const buf = Buffer.allocUnsafe(PROC_READ_BYTES);
-    while (next < items.length) {
-      const r = await fn(items[next++], buf);
-      if (r !== undefined) out.push(r);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READERS, items.length) }, reader));
-  return out;
-}
-
-/** The first PROC_READ_BYTES of a /proc file, into `buf`. */
-async function readProc(file: string, buf: Buffer): Promise<string> {
-  const fh = await fs.promises.open(file, 'r');
-  try {
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.toString('utf8', 0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
  * The containerd v2 shims running (their daemons, not the short-lived `start`/`delete` calls), from `procRoot`. The
  * files are read off the main thread, a few at a time: with 1,000 containers there are over 2,000 processes to look
  * at, and read one by one on the main thread they held start-up and the later sweeps for a good part of a second.
  */
 export async function listShims(procRoot = '/proc'): Promise<ShimProcess[]> {
-  return eachBounded(await pids(procRoot), async (p, buf): Promise<ShimProcess | undefined> => {
-    try {
-      const args = (await readProc(path.join(procRoot, p, 'cmdline'), buf)).split('\0').filter(Boolean);
-      if (!args.length || !path.basename(args[0]).startsWith('containerd-shim')) return undefined;
-      if (args.includes('start') || args.includes('delete')) return undefined;
-      const id = flagValue(args, '-id');
-      const namespace = flagValue(args, '-namespace');
-      if (!id || !namespace) return undefined;
-      const cwd = await fs.promises.readlink(path.join(procRoot, p, 'cwd'));
-      // containerd removes a bundle by renaming it to `.<id>` first; the kernel marks a removed cwd `(deleted)`
-      const bundleGone = cwd.endsWith(' (deleted)') || path.basename(cwd) === `.${id}`;
-      return { pid: Number(p), id, namespace, address: flagValue(args, '-address'), bundleGone };
-    } catch {
-      return undefined; // gone meanwhile, or not ours to read
-    }
-  });
+  return eachProcess(async (p): Promise<ShimProcess | undefined> => {
+    const args = (await p.read('cmdline')).split('\0').filter(Boolean);
+    if (!args.length || !path.basename(args[0]).startsWith('containerd-shim')) return undefined;
+    if (args.includes('start') || args.includes('delete')) return undefined;
+    const id = flagValue(args, '-id');
+    const namespace = flagValue(args, '-namespace');
+    if (!id || !namespace) return undefined;
+    const cwd = await p.readlink('cwd');
+    // containerd removes a bundle by renaming it to `.<id>` first; the kernel marks a removed cwd `(deleted)`
+    const bundleGone = cwd.endsWith(' (deleted)') || path.basename(cwd) === `.${id}`;
+    return { pid: p.pid, id, namespace, address: flagValue(args, '-address'), bundleGone };
+  }, procRoot);
 }
 
 const socketPath = (a: string) => path.resolve(a.replace(/^unix:\/\//, ''));
@@ -102,18 +54,6 @@ const socketPath = (a: string) => path.resolve(a.replace(/^unix:\/\//, ''));
 export function orphanShims(shims: ShimProcess[], o: { namespace: string; address: string; taskIds?: ReadonlySet<string> }): ShimProcess[] {
   const address = socketPath(o.address);
   return shims.filter((s) => s.namespace === o.namespace && socketPath(s.address) === address && (s.bundleGone || (o.taskIds !== undefined && !o.taskIds.has(s.id))));
-}
-
-/** The children of `pid` (a shim's: the processes of a container it ran, reparented to it as subreaper). */
-async function childrenOf(pid: number, procRoot: string): Promise<number[]> {
-  return eachBounded(await pids(procRoot), async (p, buf) => {
-    try {
-      const stat = await readProc(path.join(procRoot, p, 'stat'), buf);
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? Number(p) : undefined;
-    } catch {
-      return undefined; // gone meanwhile
-    }
-  });
 }
 
 /** Kills the orphaned shims (and what still runs under them); returns those it killed. */
@@ -130,6 +70,7 @@ export async function reapOrphanShims(o: { namespace: string; address: string; t
     });
   const orphans = orphanShims(await listShims(procRoot), o);
   for (const s of orphans) {
+    // (what still runs under it: a container's processes, reparented to the shim as their subreaper)
     for (const c of await childrenOf(s.pid, procRoot)) kill(c);
     kill(s.pid);
   }

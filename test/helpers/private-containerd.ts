@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { containerdConfig, socketAlive } from '../../src/containerd/supervisor';
 import { listShims } from '../../src/containerd/orphan-shims';
+import { childrenOf, pidsWithArg } from '../../src/containerd/procfs';
 import { unmountAllUnder } from '../../src/fs/mounts';
 
 export interface PrivateContainerd {
@@ -30,31 +31,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function pidsWithArg(arg: string): number[] {
-  const out: number[] = [];
-  for (const p of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      if (fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').includes(arg)) out.push(Number(p));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const p of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(p));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
 /**
  * What a jest run that was killed (no globalTeardown) left: its private containerd, the shims and containers under
  * it, their mounts and the folder. A folder is another run's while the jest process named in it lives; one from
@@ -72,11 +48,11 @@ export async function reapOrphans(): Promise<string[]> {
       if (Date.now() - fs.statSync(dir).mtimeMs < 24 * 3600_000) continue;
     }
     const address = path.join(dir, 'containerd.sock');
-    for (const pid of pidsWithArg(path.join(dir, 'config.toml'))) process.kill(pid, 'SIGKILL');
+    for (const pid of await pidsWithArg(path.join(dir, 'config.toml'))) process.kill(pid, 'SIGKILL');
     for (const shim of await listShims()) {
       if (shim.address !== address) continue;
       // its containers first (each one's init is the shim's child: killing it ends its pid namespace), then the shim
-      for (const child of childrenOf(shim.pid)) process.kill(child, 'SIGKILL');
+      for (const child of await childrenOf(shim.pid)) process.kill(child, 'SIGKILL');
       process.kill(shim.pid, 'SIGKILL');
     }
     await new Promise((r) => setTimeout(r, 200)); // (their mounts are let go as they die)
