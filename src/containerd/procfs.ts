@@ -73,7 +73,12 @@ export function childrenOf(pid: number, procRoot = '/proc'): Promise<number[]> {
   return eachProcess(async (p) => (parentOf(await p.read('stat')) === pid ? p.pid : undefined), procRoot);
 }
 
+/** The processes whose command line (its words) `match` accepts. */
+export function pidsWhere(match: (args: string[]) => boolean, procRoot = '/proc'): Promise<number[]> {
+  return eachProcess(async (p) => (match((await p.read('cmdline')).split('\0')) ? p.pid : undefined), procRoot);
+}
+
 /** The processes whose command line has `arg` as one of its words. */
 export function pidsWithArg(arg: string, procRoot = '/proc'): Promise<number[]> {
-  return eachProcess(async (p) => ((await p.read('cmdline')).split('\0').includes(arg) ? p.pid : undefined), procRoot);
+  return pidsWhere((args) => args.includes(arg), procRoot);
 }

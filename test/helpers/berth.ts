@@ -5,12 +5,12 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bridgeRules, removeRules } from '../../src/network/bridge';
 import { execFile, execFileSync } from 'node:child_process';
 import { DEFAULTS, Config } from '../../src/config';
 import { startDaemon, Daemon } from '../../src/daemon';
 import { silentLogger, createLogger } from '../../src/log';
 import { cleanupNamespace } from './cleanup';
+import { recordTestBerth, removeBerthBridges } from './test-berths';
 
 export interface TestResponse {
   status: number;
@@ -102,22 +102,6 @@ export function firstEvent(socket: string, filters: Record<string, string[]>, ti
 }
 
 /** The Linux bridges (and their subnets) of the user-defined networks a test berth made. */
-function userBridges(dataRoot: string): { bridge: string; subnet: string; internal: boolean }[] {
-  const dir = path.join(dataRoot, 'network', 'networks');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .map((f) => {
-      try {
-        return JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { BridgeName?: string; Predefined?: boolean; Internal?: boolean; IPAM?: { Config: { Subnet?: string }[] } };
-      } catch {
-        return {};
-      }
-    })
-    .filter((n) => n.BridgeName && !n.Predefined)
-    .map((n) => ({ bridge: n.BridgeName!, subnet: n.IPAM?.Config[0]?.Subnet ?? '', internal: !!n.Internal }));
-}
-
 /**
  * A /24 of 10.200.0.0-10.249.255.0 for a test berth's own bridge that no route of this host has yet: a bridge that
  * another run left behind (or another test's live one) with the same subnet takes the replies to this bridge's
@@ -152,6 +136,7 @@ export async function startTestBerth(opts: { logLevel?: string; config?: Partial
     ...opts.config,
   };
   const logger = opts.logLevel ? createLogger(opts.logLevel) : silentLogger();
+  const unrecord = recordTestBerth({ dir, dataRoot: config.dataRoot, bridge: config.bridgeName, subnet: config.bridgeSubnet });
   let daemon = await startDaemon(config, logger);
   const t: TestBerth = {
     socket,
@@ -181,13 +166,11 @@ export async function startTestBerth(opts: { logLevel?: string; config?: Partial
       const ctr = daemon.ctr.withNamespace(namespace);
       await cleanupNamespace(ctr);
       ctr.close();
-      for (const n of [{ bridge: config.bridgeName, subnet: config.bridgeSubnet, internal: false }, ...userBridges(config.dataRoot)]) {
-        await new Promise((r) => execFile('ip', ['link', 'delete', n.bridge], () => r(undefined)));
-        await removeRules(bridgeRules(n.bridge, n.subnet, n.internal));
-      }
+      await removeBerthBridges(config.dataRoot, config.bridgeName, config.bridgeSubnet);
       // An exit the closed daemon was still finishing (its network teardown writes the IPAM record) can land in the
       // folder while it is removed (ENOTEMPTY): retried for up to 2 s.
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+      unrecord();
     },
   };
   return t;

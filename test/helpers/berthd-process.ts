@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Containerd } from '../../src/containerd/client';
 import { containerdAddress, request } from './berth';
 import { cleanupNamespace } from './cleanup';
-import { bridgeRules, removeRules } from '../../src/network/bridge';
+import { recordTestBerth, removeBerthBridges } from './test-berths';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -19,6 +19,7 @@ export const exited = (c: ChildProcess): Promise<number | null> => new Promise((
 
 export function berthdLauncher(o: { dir: string; namespace: string; bridge: string; subnet: string }) {
   const children: ChildProcess[] = [];
+  const unrecord = recordTestBerth({ dir: o.dir, dataRoot: path.join(o.dir, 'data'), bridge: o.bridge, subnet: o.subnet });
   /** Starts berthd (through `wrap` if given) and waits for `/_ping` on `socket`; without a socket, returns at once. */
   async function berthd(args: string[], opt: { socket?: string; wrap?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Berthd> {
     const logPath = path.join(o.dir, `berthd-${children.length}.log`);
@@ -49,9 +50,9 @@ export function berthdLauncher(o: { dir: string; namespace: string; bridge: stri
     const ctr = new Containerd({ address: containerdAddress(), namespace: o.namespace });
     await cleanupNamespace(ctr);
     ctr.close();
-    await new Promise((r) => spawn('ip', ['link', 'delete', o.bridge], { stdio: 'ignore' }).on('exit', r).on('error', r));
-    await removeRules(bridgeRules(o.bridge, o.subnet, false));
+    await removeBerthBridges(path.join(o.dir, 'data'), o.bridge, o.subnet);
     fs.rmSync(o.dir, { recursive: true, force: true });
+    unrecord();
   }
   return { berthd, stop, exited, children, cleanup };
 }

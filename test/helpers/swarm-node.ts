@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { containerdAddress, request, RequestOptions, TestResponse, testBridgeSubnet } from './berth';
 import { cleanupNamespace } from './cleanup';
+import { recordTestBerth } from './test-berths';
 import { Containerd } from '../../src/containerd/client';
 import { bridgeRules, removeRules } from '../../src/network/bridge';
 
@@ -82,6 +83,7 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
   // a subnet of its own, apart from other test runs' and from any bridge left on this host (as test/helpers/berth.ts)
   const subnet = testBridgeSubnet();
   const ip = swarmIP(n);
+  const unrecord = recordTestBerth({ dir, dataRoot, bridge, subnet });
   const args = ['-H', `unix://${socket}`, '--data-root', dataRoot, '--exec-root', path.join(dir, 'exec'), '--containerd', containerdAddress(), '--namespace', namespace, '--bridge-name', bridge, '--bridge-subnet', subnet, '--cgroup-parent', '/' + namespace, '--log-level', process.env.BERTH_SWARM_TEST_LOGS ? 'debug' : 'warn', ...flags];
   /** Spawns berthd (node.child at once, so that close() finds it whatever happens next) and waits for /_ping. */
   const launch = async (): Promise<ChildProcess> => {
@@ -147,6 +149,7 @@ export async function startSwarmNode(n: number, port: number, flags: string[] = 
         }
       }
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      unrecord();
     },
   };
   // a node that does not come up is closed here (its berthd, etcd, bridge and folder): the caller never gets it
