@@ -24,7 +24,11 @@ export function queryStrings(req: Request, name: string): string[] {
 /** Engine boolean rule (httputils.BoolValue): "", "0", "no", "false", "none" are false; anything else is true. */
 export function queryBool(req: Request, name: string, dflt = false): boolean {
   const v = first(req.query as Query, name);
-  if (v === undefined) return dflt;
+  return v === undefined ? dflt : boolValue(v);
+}
+
+/** A query value by the engine's boolean rule (queryBool). */
+export function boolValue(v: string): boolean {
   const s = v.trim().toLowerCase();
   return !(s === '' || s === '0' || s === 'no' || s === 'false' || s === 'none');
 }
