@@ -92,6 +92,8 @@ export class ContainerConfigurator {
   constructor(
     private readonly d: ContainerServiceDeps,
     private readonly publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void,
+    /** The container's rw snapshot's mounts (asked of containerd once per container). */
+    private readonly snapshotMounts: (id: string) => Promise<snapshotApi.SnapshotMount[]>,
   ) {}
 
   private get ctr(): Containerd {
@@ -492,7 +494,7 @@ export class ContainerConfigurator {
     if (!hc.RestartPolicy) hc.RestartPolicy = rec.HostConfig.RestartPolicy;
     if (!hc.NetworkMode) hc.NetworkMode = rec.HostConfig.NetworkMode;
     const img = await this.d.images.resolve(rec.Image);
-    const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id);
+    const mounts = await this.snapshotMounts(rec.Id);
     const lower = layerDirs(mounts).lower;
     const before = rec.HostConfig;
     rec.HostConfig = hc;
@@ -580,7 +582,7 @@ export class ContainerConfigurator {
    * 'merged' folder, mounted or not). Null when there is no snapshot.
    */
   async graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> {
-    const m = (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id).catch(() => []))[0] as MountLike | undefined;
+    const m = (await this.snapshotMounts(rec.Id).catch(() => []))[0] as MountLike | undefined;
     if (!m || m.type !== 'overlay') return null;
     const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
     const { upper, lower } = layerDirs([m]);
@@ -608,7 +610,7 @@ export class ContainerConfigurator {
   async sizes(rec: ContainerRecord): Promise<{ sizeRw: number; sizeRootFs: number }> {
     // What the container wrote, counted as the engine does (file sizes; the snapshotter's usage also counts the
     // directories' blocks, so an untouched container would not be 0).
-    const mounts = await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id).catch(() => []);
+    const mounts = await this.snapshotMounts(rec.Id).catch(() => []);
     const upper = layerDirs(mounts as MountLike[]).upper;
     const sizeRw = upper ? await contentSize(upper) : await snapshotApi.usage(this.ctr, SNAPSHOTTER, rec.Id).catch(() => 0);
     const img = await this.d.images.resolve(rec.Image).catch(() => undefined);

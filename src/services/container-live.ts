@@ -48,8 +48,8 @@ export interface Live {
   exiting?: boolean;
   /** The record write of the last start. */
   startSaved?: Promise<void>;
-  /** The rw snapshot's mounts as the create got them, for the first start (taken once). */
-  mounts?: SnapshotMount[];
+  /** The rw snapshot's mounts (see ContainerLive.snapshotMounts), from the create or asked once. */
+  rootMounts?: Promise<SnapshotMount[]>;
   /** The netns the create began making in the background (start and remove wait for it). */
   netnsMade?: Promise<unknown>;
   /** containerd holds no task for the container (just created, or its last task deleted): start and remove need not delete one. */
@@ -67,6 +67,24 @@ export class ContainerLive {
 
   delete(id: string): void {
     this.live.delete(id);
+  }
+
+  /**
+   * The container's rw snapshot's mounts: its layers and its own upper and work dirs are fixed from its create to its
+   * removal (start, stop and commit leave them as they are), so containerd is asked once per container, not at every
+   * inspect (300 inspects at once were 300 Snapshots.Mounts). Kept only while the container exists (a remove drops
+   * its Live; a container without a record gets none) and only once answered (a failed ask is asked again).
+   */
+  snapshotMounts(id: string, ask: () => Promise<SnapshotMount[]>): Promise<SnapshotMount[]> {
+    const live = this.live.get(id) ?? (this.store.get(id) ? this.liveOf(id) : undefined);
+    if (!live) return ask();
+    if (live.rootMounts) return live.rootMounts;
+    const p = ask();
+    live.rootMounts = p;
+    p.catch(() => {
+      if (live.rootMounts === p) live.rootMounts = undefined;
+    });
+    return p;
   }
 
   values(): IterableIterator<Live> {

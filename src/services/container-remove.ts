@@ -104,6 +104,7 @@ export class ContainerRemover {
       await this.d.store.delete(rec);
     } catch (err) {
       // As the engine's SetRemovalError: the container is dead (never left "Removal In Progress"); a later remove retries.
+      live.rootMounts = undefined; // (its snapshot may be gone)
       rec.State = { ...rec.State, Status: 'dead', Dead: true };
       await this.d.store.save(rec).catch(() => undefined);
       throw err;

@@ -74,7 +74,7 @@ export class ContainerService {
   constructor(private readonly d: ContainerServiceDeps) {
     const publish = (rec: ContainerRecord, action: string, extra?: Record<string, string>) => this.publish(rec, action, extra);
     this.live = new ContainerLive(d.store);
-    this.config = new ContainerConfigurator(d, publish);
+    this.config = new ContainerConfigurator(d, publish, (id) => this.snapshotMounts(id));
     this.monitor = new ContainerMonitor({
       ...d,
       live: this.live,
@@ -184,6 +184,11 @@ export class ContainerService {
     return !!this.live.get(id)?.exiting;
   }
 
+  /** The container's rw snapshot's mounts (asked of containerd once: ContainerLive.snapshotMounts). */
+  snapshotMounts(id: string): Promise<snapshotApi.SnapshotMount[]> {
+    return this.live.snapshotMounts(id, () => snapshotApi.mounts(this.ctr, SNAPSHOTTER, id));
+  }
+
   /** Resolves once the last run's clean-up (its task deleted, so its root filesystem unmounted) is done. */
   async exitSettled(id: string): Promise<void> {
     await this.live.get(id)?.exitCleanup;
@@ -223,8 +228,7 @@ export class ContainerService {
       if (ownsNetns(rec.HostConfig.NetworkMode)) await createNetns(rec.Id);
       await this.config.applyLinks(rec);
       await this.config.mountPluginVolumes(rec);
-      const mounts = live.mounts ?? (await snapshotApi.mounts(this.ctr, SNAPSHOTTER, rec.Id));
-      live.mounts = undefined;
+      const mounts = await this.snapshotMounts(rec.Id);
       live.noTask = false;
       // (the task's create is asked first: the network's plugins start after it went out)
       const task = this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths));
@@ -423,7 +427,7 @@ export class ContainerService {
   async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[] }> {
     const { id, warnings, mounts, netns } = await this.config.create(req, name);
     const live = this.live.liveOf(id);
-    live.mounts = mounts;
+    live.rootMounts = Promise.resolve(mounts);
     live.noTask = true;
     live.netnsMade = netns;
     return { id, warnings };
