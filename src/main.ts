@@ -6,6 +6,7 @@ import { startDaemon } from './daemon';
 import { StartError } from './http/listeners';
 import { BERTH_VERSION } from './version';
 import { API_NICE, raiseApiThread } from './runtime/priority';
+import { steadyJit } from './runtime/jit';
 
 async function main(): Promise<void> {
   let parsed;
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGHUP', () => void daemon.reload());
+  // start-up is over: the optimizing compiler's usual budget from here on (runtime/jit.ts)
+  steadyJit();
   logger.info('berth is ready', { version: BERTH_VERSION });
 }
 
