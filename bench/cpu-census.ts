@@ -4,8 +4,10 @@
 //   berth's threads by name (the capture and log reader threads name themselves), the client process(es), the
 //   containers' shims, the writers (the containers' cgroup subtree's cpuacct.usage), containerd, everyone else on
 //   the machine (other tenants), and the machine's busy and idle time over the cores; for berth's threads also the
-//   time they spent runnable but waiting for a core (schedstat's run delay: `berthMainWaitS`), and the census's own
-//   time on the main thread of the process it runs in (`censusS`, not taken off anything).
+//   time they spent runnable but waiting for a core (schedstat's run delay: `berthMainWaitS`) and the part of their
+//   CPU spent in the kernel (system time: `berthCaptureSysS`, the read, write and socket system calls' copies; the
+//   client's as `clientSysS`), and the census's own time on the main thread of the process it runs in (`censusS`,
+//   not taken off anything).
 // Linux only; a group that cannot be read is left out.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -28,13 +30,13 @@ export interface CensusOptions {
 }
 
 /** utime + stime of a /proc stat line, in seconds (the comm may hold spaces and parentheses). */
-function statCpu(text: string): { comm: string; s: number } | undefined {
+function statCpu(text: string): { comm: string; s: number; sys: number } | undefined {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < 0) return undefined;
   const f = text.slice(close + 2).split(' ');
   // after the comm: state(0) ppid(1) ... utime(11) stime(12)
-  return { comm: text.slice(open + 1, close), s: (Number(f[11]) + Number(f[12])) / TICK };
+  return { comm: text.slice(open + 1, close), s: (Number(f[11]) + Number(f[12])) / TICK, sys: Number(f[12]) / TICK };
 }
 
 function read(p: string): string | undefined {
@@ -70,6 +72,13 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
   const threadLast = new Map<string, number>();
   const waitFirst = new Map<string, number>();
   const waitLast = new Map<string, number>();
+  // system time, by the same keys as the CPU (threads) and `client/<pid>`
+  const sysFirst = new Map<string, number>();
+  const sysLast = new Map<string, number>();
+  const sysSample = (key: string, sys: number) => {
+    if (!sysFirst.has(key)) sysFirst.set(key, first ? sys : 0);
+    sysLast.set(key, sys);
+  };
   let self = 0;
   let n = 0;
   const procFirst = new Map<number, number>();
@@ -98,6 +107,7 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
     if (!procFirst.has(pid)) procFirst.set(pid, first ? c.s : 0);
     procLast.set(pid, { group, s: c.s });
     if (group === 'client') {
+      sysSample(`client/${pid}`, c.sys);
       // the client's main thread's wait for a core, as berth's threads'
       const sched = read(`/proc/${pid}/schedstat`);
       if (sched) {
@@ -124,6 +134,7 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
         const key = `${name}/${tid}`;
         if (!threadFirst.has(key)) threadFirst.set(key, first ? c.s : 0);
         threadLast.set(key, c.s);
+        sysSample(key, c.sys);
         const sched = read(`/proc/${o.berthPid}/task/${tid}/schedstat`);
         if (sched) {
           const wait = Number(sched.split(' ')[1]) / 1e9;
@@ -157,7 +168,10 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
         out[name] = (out[name] ?? 0) + last - (threadFirst.get(key) ?? last);
         const w = waitLast.get(key);
         if (w !== undefined) out[`${name}WaitS`] = (out[`${name}WaitS`] ?? 0) + w - (waitFirst.get(key) ?? w);
+        const sys = sysLast.get(key);
+        if (sys !== undefined) out[`${name}SysS`] = (out[`${name}SysS`] ?? 0) + sys - (sysFirst.get(key) ?? sys);
       }
+      for (const [key, sys] of sysLast) if (key.startsWith('client/')) out.clientSysS = (out.clientSysS ?? 0) + sys - (sysFirst.get(key) ?? sys);
       for (const [pid, { group, s }] of procLast) out[group] = (out[group] ?? 0) + s - (procFirst.get(pid) ?? s);
       for (const [key, w] of waitLast) if (key.startsWith('client/')) out.clientWaitS = (out.clientWaitS ?? 0) + w - (waitFirst.get(key) ?? w);
       // (the parent cgroup is made with the first container: not there at the start, it counts from 0)
@@ -166,7 +180,7 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
       out.machineBusy = m1.busy - m0.busy;
       out.machineIdle = m1.idle - m0.idle;
       const ours = Object.entries(out)
-        .filter(([k]) => !['wallS', 'cores', 'machineBusy', 'machineIdle'].includes(k) && !k.endsWith('WaitS'))
+        .filter(([k]) => !['wallS', 'cores', 'machineBusy', 'machineIdle'].includes(k) && !k.endsWith('WaitS') && !k.endsWith('SysS'))
         .reduce((a, [, v]) => a + v, 0);
       out.everyoneElse = Math.max(0, out.machineBusy - ours);
       out.busyOfCores = out.machineBusy / (wall * out.cores);

@@ -220,8 +220,10 @@ async function main(): Promise<void> {
       cpuOf(sc, 'raw').push(cpuSeconds(cpu0));
       const c = cen.stop();
       // the raw reader is this process's main thread
-      c.rawReader = c.berthMain;
-      delete c.berthMain;
+      for (const [from, to] of [['berthMain', 'rawReader'], ['berthMainSysS', 'rawReaderSysS'], ['berthMainWaitS', 'rawReaderWaitS']]) {
+        if (c[from] !== undefined) c[to] = c[from];
+        delete c[from];
+      }
       (census[`raw ${sc.key}`] ??= []).push(c);
       await r.cleanup();
       if (got !== BYTES) throw new Error(`fifo returned ${got} bytes`);

@@ -25,7 +25,7 @@ export type ToCapture =
   | { t: 'openLog'; cid: number; rid: number }
   | { t: 'sub'; cid: number; sid: number; o: LogReadOptions; fmt: LogStreamFormat }
   | { t: 'unsub' | 'close'; cid: number; sid?: number }
-  | { t: 'recycle'; buf: ArrayBuffer }
+  | { t: 'recycle'; buf?: ArrayBuffer; cid?: number; sid?: number }
   | { t: 'shutdown' };
 
 export type FromCapture =
@@ -66,7 +66,9 @@ export class CaptureHost {
   handle(m: ToCapture): void {
     if (m.t === 'open') return this.open(m);
     if (m.t === 'recycle') {
-      if (m.buf.byteLength === BATCH && this.spare.length < SPARE_MAX) this.spare.push(m.buf);
+      // A follower's batch was written out (or dropped): its buffer for reuse, and the follower may send the next.
+      if (m.buf?.byteLength === BATCH && this.spare.length < SPARE_MAX) this.spare.push(m.buf);
+      if (m.cid !== undefined) this.caps.get(m.cid)?.subs.get(m.sid!)?.released();
       return;
     }
     if (m.t === 'shutdown') {
@@ -85,7 +87,7 @@ export class CaptureHost {
       case 'sub': {
         if (!c?.log?.isOpen) return this.post({ t: 'subbed', cid: m.cid, sid: m.sid });
         const emit = (b: Buffer, used: number, end: number) => this.post({ t: 'batch', cid: m.cid, sid: m.sid, buf: b.buffer as ArrayBuffer, len: used, end }, [b.buffer as ArrayBuffer]);
-        c.subs.set(m.sid, new FollowBatcher(m.o, m.fmt, detailsPrefix(c.attrs), (need) => this.alloc(need), emit));
+        c.subs.set(m.sid, new FollowBatcher(m.o, m.fmt, detailsPrefix(c.attrs), (need) => this.alloc(need), emit, true));
         return this.post({ t: 'subbed', cid: m.cid, sid: m.sid, offset: c.log.end });
       }
       case 'unsub':
@@ -267,8 +269,8 @@ export class LogCaptureThread implements OutputCapture {
         return;
       case 'batch': {
         const onBatch = cap?.subs.get(m.sid);
-        if (!onBatch) return this.recycle(m.buf);
-        onBatch(Buffer.from(m.buf, 0, m.len), m.end, () => this.recycle(m.buf));
+        if (!onBatch) return this.recycle(m.buf, m.cid, m.sid);
+        onBatch(Buffer.from(m.buf, 0, m.len), m.end, () => this.recycle(m.buf, m.cid, m.sid));
         return;
       }
       case 'log': {
@@ -309,8 +311,12 @@ export class LogCaptureThread implements OutputCapture {
     }
   }
 
-  private recycle(buf: ArrayBuffer): void {
-    if (buf.byteLength === BATCH && this.worker) this.send({ t: 'recycle', buf }, [buf]);
+  /** A batch is written out (or dropped): its buffer goes back for reuse (on a thread: in-process, where it is not
+   *  transferred, it is not reused) and its follower is told. */
+  private recycle(buf: ArrayBuffer, cid: number, sid: number): void {
+    const follower = this.caps.has(cid) ? { cid, sid } : {}; // (a capture that is over has no follower to tell)
+    if (buf.byteLength === BATCH && this.worker) this.send({ t: 'recycle', buf, ...follower }, [buf]);
+    else if (follower.cid !== undefined) this.send({ t: 'recycle', ...follower });
   }
 
   private send(m: ToCapture, transfer?: ArrayBuffer[]): void {

@@ -209,3 +209,32 @@ test('live batches are copied out of the capture read buffer, and a batch buffer
   const got = Buffer.concat([...released, ...held.slice(released.length)]);
   expect(got.equals(Buffer.concat(expected))).toBe(true);
 });
+
+test('with acknowledgements, a partial batch waits while an earlier one is being written out; a full one does not', async () => {
+  const emitted: { text: string; end: number }[] = [];
+  const b = new FollowBatcher({ stdout: true, stderr: true }, fmt, ' ', (need) => Buffer.alloc(Math.max(need, BATCH)), (buf, used, end) => emitted.push({ text: buf.toString('latin1', 0, used), end }), true);
+  const delay = () => new Promise((r) => setTimeout(r, 10));
+  b.append('stdout', Buffer.from('a\n'), T, 10);
+  await delay();
+  expect(emitted).toEqual([{ text: 'a\n', end: 10 }]); // nothing in flight: after the delay
+  b.append('stdout', Buffer.from('b\n'), T, 20);
+  await delay();
+  expect(emitted.length).toBe(1); // 'a' not written out yet: 'b' waits
+  b.append('stdout', Buffer.from('c\n'), T, 30);
+  b.released();
+  expect(emitted[1]).toEqual({ text: 'b\nc\n', end: 30 }); // at once when 'a' is done
+  b.append('stdout', Buffer.alloc(BATCH, 0x78), T, 30 + BATCH);
+  expect(emitted[2].end).toBe(30 + BATCH); // full: goes though 'b\nc\n' is in flight
+  b.append('stdout', Buffer.from('d\n'), T, 40 + BATCH);
+  await delay();
+  expect(emitted.length).toBe(3);
+  b.released();
+  expect(emitted.length).toBe(3); // one still in flight
+  b.released();
+  expect(emitted[3]).toEqual({ text: 'd\n', end: 40 + BATCH });
+  b.released();
+  b.append('stdout', Buffer.from('e\n'), T, 50 + BATCH);
+  b.flush(); // the end of the run: whatever is in flight
+  expect(emitted[4].text).toBe('e\n');
+  b.close();
+});
