@@ -26,6 +26,14 @@ function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
+/** RSS split: file-backed pages (the node binary's and its libraries' code and data touched) and anonymous ones
+ *  (V8's heap, malloc, stacks), in MB (docs/performance.md, "Idle memory"). */
+function rssSplitMB(pid: number): { file: number; anon: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (k: string) => +(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
+  return { file: mb('RssFile'), anon: mb('RssAnon') };
+}
+
 async function startBerth(dir: string, ctd: string, port: number): Promise<{ child: ChildProcess; ms: number; socket: string }> {
   const socket = path.join(dir, 'berth.sock');
   const t0 = process.hrtime.bigint();
@@ -62,15 +70,18 @@ async function main(): Promise<void> {
     starts.sort((a, b) => a - b);
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssKiB(berth.child.pid!);
+    const idleSplit = rssSplitMB(berth.child.pid!);
     // the floor on this machine: a bare node (the launcher's flags, an event loop kept alive, nothing loaded),
     // measured as long after its start; and berthd again 15 s after its first /_ping (the orphan-shim sweep at
     // 15 s has run; V8's memory reducer may have run)
     const bare = spawn(process.execPath, ['--max-semi-space-size=1', '-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 3000));
     const bareIdle = rssKiB(bare.pid!);
+    const bareSplit = rssSplitMB(bare.pid!);
     bare.kill();
     await new Promise((r) => setTimeout(r, 9500));
     const idleLater = rssKiB(berth.child.pid!);
+    const idleLaterSplit = rssSplitMB(berth.child.pid!);
     const pingLoad = load(`http://127.0.0.1:${port}/_ping`, 5);
     const versionLoad = load(`http://127.0.0.1:${port}/v1.24/version`, 5);
     const afterLoad = rssKiB(berth.child.pid!);
@@ -85,8 +96,11 @@ async function main(): Promise<void> {
     }
     const report = {
       idleRssMB: +(idle / 1024).toFixed(1),
+      idleRssSplitMB: idleSplit,
       idleRssAt15sMB: +(idleLater / 1024).toFixed(1),
+      idleRssAt15sSplitMB: idleLaterSplit,
       bareNodeIdleRssMB: +(bareIdle / 1024).toFixed(1),
+      bareNodeIdleRssSplitMB: bareSplit,
       referenceDockerdIdleRss: refIdle || 'not running',
       rssAfterLoadMB: +(afterLoad / 1024).toFixed(1),
       startupToFirstPingMs: { median: +starts[2].toFixed(0), min: +starts[0].toFixed(0), max: +starts[4].toFixed(0) },
