@@ -150,7 +150,8 @@ export class EventBus implements EventPublisher {
 
   // ---- persistence: the ring survives a restart for `since` replay ----------------------------------------
 
-  private journal?: { file: string; pending: string[]; lines: number; timer?: NodeJS.Timeout };
+  /** `fd`: the journal open for appending, kept open (one write per batch, not an open, a write and a close). */
+  private journal?: { file: string; fd?: number; pending: string[]; lines: number; timer?: NodeJS.Timeout };
 
   /**
    * Keeps the ring in a JSON-lines journal: loads it now, appends new events in batches (off the publish path,
@@ -190,17 +191,33 @@ export class EventBus implements EventPublisher {
         fs.writeFileSync(tmp, this.ring.map((e) => JSON.stringify(e)).join('\n') + '\n');
         fs.renameSync(tmp, j.file);
         j.lines = this.ring.length;
+        this.closeJournalFd(); // (the old file's: the next batch opens the new one)
       } else {
-        fs.appendFileSync(j.file, batch.join('\n') + '\n');
+        j.fd ??= fs.openSync(j.file, 'a');
+        const data = Buffer.from(batch.join('\n') + '\n');
+        for (let off = 0; off < data.length; ) off += fs.writeSync(j.fd, data, off);
         j.lines += batch.length;
       }
     } catch {
-      /* the journal is best effort: events still stream live */
+      /* the journal is best effort: events still stream live (a failed fd is opened again at the next batch) */
+      this.closeJournalFd();
     }
+  }
+
+  private closeJournalFd(): void {
+    const j = this.journal;
+    if (j?.fd === undefined) return;
+    try {
+      fs.closeSync(j.fd);
+    } catch {
+      /* closed already */
+    }
+    j.fd = undefined;
   }
 
   close(): void {
     this.flush();
+    this.closeJournalFd();
     if (this.journal?.timer) clearInterval(this.journal.timer);
   }
 }

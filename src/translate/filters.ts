@@ -226,22 +226,28 @@ export function compileEventFilter(f: Filters, strict: boolean, allowDaemon: boo
     }
     if (k === 'type' && strict) for (const t of vals) if (!EVENT_TYPES.includes(t)) throw invalidParameter(`Invalid event type filter '${t}'`);
   }
-  const any = (k: string, pred: (v: string) => boolean) => {
+  // Compiled once for the subscription: only the keys it gives are checked for each event (in this order), and the
+  // values' own forms (a name without its '/', an image without ':latest') are made here, not at every event.
+  const checks: ((e: EngineEvent, a: Record<string, string>) => boolean)[] = [];
+  const add = <V>(k: string, prep: (v: string) => V, pred: (v: V, e: EngineEvent, a: Record<string, string>) => boolean) => {
     const vals = f.get(k);
-    return !vals || vals.length === 0 || vals.some(pred);
+    if (!vals || vals.length === 0) return;
+    const vs = vals.map(prep);
+    checks.push((e, a) => vs.some((v) => pred(v, e, a)));
   };
+  const same = (v: string) => v;
+  add('type', same, (t, e) => t === e.Type);
+  add('event', (x) => ({ x, prefix: `${x}:` }), ({ x, prefix }, e) => x === e.Action || e.Action.startsWith(prefix));
+  add('container', (c) => ({ c, bare: c.replace(/^\//, '') }), ({ c, bare }, e, a) => e.Type === 'container' && (e.Actor.ID === c || e.Actor.ID.startsWith(c) || a.name === c || a.name === bare));
+  add('image', (i) => ({ i, short: i.replace(/:latest$/, '') }), ({ i, short }, e, a) => (e.Type === 'image' && (e.Actor.ID === i || a.name === i)) || (e.Type === 'container' && (a.image === i || a.image === short)));
+  add('label', same, (l, _e, a) => labelMatches(a, l));
+  add('volume', same, (v, e, a) => e.Type === 'volume' && (e.Actor.ID === v || a.name === v));
+  add('network', same, (n, e, a) => e.Type === 'network' && (e.Actor.ID === n || e.Actor.ID.startsWith(n) || a.name === n));
+  add('daemon', same, (d, e, a) => e.Type === 'daemon' && (e.Actor.ID === d || a.name === d));
   return (e) => {
     const a = e.Actor.Attributes;
-    return (
-      any('type', (t) => t === e.Type) &&
-      any('event', (x) => x === e.Action || e.Action.startsWith(`${x}:`)) &&
-      any('container', (c) => e.Type === 'container' && (e.Actor.ID === c || e.Actor.ID.startsWith(c) || a.name === c || a.name === c.replace(/^\//, ''))) &&
-      any('image', (i) => (e.Type === 'image' && (e.Actor.ID === i || a.name === i)) || (e.Type === 'container' && (a.image === i || a.image === i.replace(/:latest$/, '')))) &&
-      any('label', (l) => labelMatches(a, l)) &&
-      any('volume', (v) => e.Type === 'volume' && (e.Actor.ID === v || a.name === v)) &&
-      any('network', (n) => e.Type === 'network' && (e.Actor.ID === n || e.Actor.ID.startsWith(n) || a.name === n)) &&
-      any('daemon', (d) => e.Type === 'daemon' && (e.Actor.ID === d || a.name === d))
-    );
+    for (const check of checks) if (!check(e, a)) return false;
+    return true;
   };
 }
 
