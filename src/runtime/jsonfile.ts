@@ -12,9 +12,10 @@ import type { JsonFileOptions, StreamName } from '../types/io';
  * What was appended to the log: the entries' bytes, their time, the log's logical size after them (see LogFileRef:
  * bytes written since the capture opened the log, across rotations), and whether the bytes are valid UTF-8 (then a
  * reader gets them back as they are; otherwise as asLogged() gives them). The bytes are valid during the call only
- * (the read buffer is reused): a listener that keeps them copies them.
+ * (the read buffer is reused): a listener that keeps them copies them. `framed(type)`, when given, is `content`
+ * framed a line to a frame from the encoder's copy of it (or undefined): a view valid until the next call.
  */
-export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number, valid?: boolean) => void;
+export type LogAppendListener = (stream: StreamName, content: Buffer, time: string, end: number, valid?: boolean, framed?: (type: number) => Buffer | undefined) => void;
 
 export interface JsonFileLogOptions extends JsonFileOptions {
   /** The attributes each entry carries (labels, env, tag options), as the engine's JSON of them. */
@@ -74,6 +75,7 @@ export class JsonFileLog {
    *  another thread. */
   onWrite?: () => void;
   private readonly encoder = new LogEncoder();
+  private readonly framed = (type: number) => this.encoder.frameLast(type);
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   private readonly opts: JsonFileOptions;
   private readonly attrs?: Buffer;
@@ -149,7 +151,8 @@ export class JsonFileLog {
       this.dropped = undefined;
       this.onWriteResumed?.(n);
     }
-    this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid);
+    // (with attributes the encoder's output was copied out: the chunk it encoded is still in its memory)
+    this.onAppend?.(stream, chunk, time, this.end, this.encoder.lastValid, this.framed);
   }
   /** Writes the range whole or not at all: a write that fails part-way is cut back (shrinking needs no space). */
   private writeOut(out: Buffer, from: number, to: number): void {

@@ -70,14 +70,19 @@ interface WasmMemory {
 class SimdEncoder {
   private readonly memory: WasmMemory;
   private readonly run: (input: number, length: number, output: number, seq: number) => number;
+  private readonly runFrame: (input: number, length: number, output: number, type: number) => number;
   private mem: Buffer;
   private static readonly SEQ = 1024;
   private static readonly INPUT = 2048;
+  /** Counts the chunks encoded (see frameInput); the last one's length. */
+  encoded = 0;
+  private lastLength = 0;
 
   constructor() {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64')));
     this.memory = instance.exports.memory as WasmMemory;
     this.run = instance.exports.encode as SimdEncoder['run'];
+    this.runFrame = instance.exports.frame as SimdEncoder['runFrame'];
     this.mem = Buffer.from(this.memory.buffer);
     for (let c = 0; c < 0x80; c++) {
       const e = ESCAPE_OF[c];
@@ -110,6 +115,25 @@ class SimdEncoder {
     this.mem.write(seq, SimdEncoder.SEQ, 'latin1');
     chunk.copy(this.mem, SimdEncoder.INPUT);
     const len = this.run(SimdEncoder.INPUT, n, output, seq.length);
+    this.encoded++;
+    this.lastLength = n;
+    return this.mem.subarray(output, output + len);
+  }
+
+  /**
+   * The last chunk encoded, still in the module's memory, framed a line to a frame (jsonlog.wat's `frame`) where its
+   * encoding was (written out by now): a live follower's framing without copying the chunk in again. A view valid
+   * until the next call.
+   */
+  frameInput(type: number): Buffer {
+    const n = this.lastLength;
+    const output = SimdEncoder.INPUT + ((n + 31) & ~15);
+    const need = output + 9 * n + 32; // every byte a newline at worst: a header each
+    if (need > this.memory.buffer.byteLength) {
+      this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / 65536));
+      this.mem = Buffer.from(this.memory.buffer);
+    }
+    const len = this.runFrame(SimdEncoder.INPUT, n, output, type);
     return this.mem.subarray(output, output + len);
   }
 }
@@ -221,6 +245,8 @@ export class LogEncoder {
 
   /** Whether the last chunk encoded was valid UTF-8 (then a reader gets it back unchanged: see asLogged). */
   lastValid = true;
+  /** The SIMD encoder's count after this encoder's last chunk (undefined: not encoded by it). */
+  private lastSimd?: number;
 
   /** `bytewise`: never the SIMD encoder (tests compare the two). */
   constructor(private readonly bytewise = false) {}
@@ -228,8 +254,23 @@ export class LogEncoder {
   encode(chunk: Buffer, stream: StreamName, time: string): Buffer {
     this.lastValid = isUtf8(chunk);
     const fast = this.lastValid && !this.bytewise ? simd() : undefined;
-    if (fast) return fast.encode(chunk, stream, time);
+    this.lastSimd = undefined;
+    if (fast) {
+      const out = fast.encode(chunk, stream, time);
+      this.lastSimd = fast.encoded;
+      return out;
+    }
     return this.encodeEscaped(chunk, stream, time);
+  }
+
+  /**
+   * The last chunk encoded framed a line to a frame (as LineFramer frames it), from the SIMD encoder's copy of it:
+   * undefined unless that chunk went through the SIMD encoder and is still the last it encoded. A view valid until
+   * the next call.
+   */
+  frameLast(type: number): Buffer | undefined {
+    const fast = this.lastSimd === undefined ? undefined : simd();
+    return fast && fast.encoded === this.lastSimd ? fast.frameInput(type) : undefined;
   }
 
   /**

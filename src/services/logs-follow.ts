@@ -62,8 +62,9 @@ export class FollowBatcher {
   private used = 0;
   private end = 0;
   private timer?: NodeJS.Timeout;
-  /** The framed length of the payload put could not fit (the SIMD framer's). */
-  private framedLength?: number;
+  /** The payload put could not fit, as the SIMD framer framed it (a view into its memory, for the put after the
+   *  flush: nothing frames meanwhile). */
+  private framedView?: Buffer;
   /** Batches handed on whose destination is not done with them yet (see released()). */
   private inFlight = 0;
   /** The delay ran out while a batch was in flight: the partial batch goes as soon as none is. */
@@ -86,17 +87,20 @@ export class FollowBatcher {
     if (this.due && !this.inFlight) this.flush();
   }
 
-  readonly append: LogAppendListener = (stream, content, time, end, valid) => {
+  readonly append: LogAppendListener = (stream, content, time, end, valid, framed) => {
     const o = this.o;
     if ((stream === 'stdout' ? o.stdout : o.stderr) && (o.sinceNs === undefined || timeNs(time) >= o.sinceNs)) {
       const payload = appendedPayload(content, time, this.fmt, !!valid, this.details);
-      this.framedLength = undefined;
-      if (!this.put(stream, payload)) {
+      // The entries as they are (no prefixes): framed from the encoder's copy of them, when it has one.
+      const direct = payload === content ? framed : undefined;
+      this.framedView = undefined;
+      if (!this.put(stream, payload, direct)) {
         // It does not fit in what is left of the batch: the batch goes as it is, the append into a new one.
         this.flush();
-        const need = this.fmt.framed ? (this.framedLength ?? framedLinesLength(payload)) : payload.length;
+        const need = this.fmt.framed ? (this.unfitLength() ?? framedLinesLength(payload)) : payload.length;
         this.b = this.alloc(need);
-        this.put(stream, payload);
+        this.put(stream, payload, direct);
+        this.framedView = undefined;
       }
     }
     this.end = end;
@@ -110,17 +114,21 @@ export class FollowBatcher {
     else this.flush();
   };
 
+  private unfitLength(): number | undefined {
+    return this.framedView?.length;
+  }
+
   /** Writes the payload after what the batch holds; false (nothing written) when it does not fit. */
-  private put(stream: StreamName, payload: Buffer): boolean {
+  private put(stream: StreamName, payload: Buffer, direct?: (type: number) => Buffer | undefined): boolean {
     if (!payload.length) return true;
     this.b ??= this.alloc(payload.length);
     if (this.fmt.framed) {
-      // Framed by the SIMD framer into its memory, then copied whole (a short payload by the JS loop).
-      const framer = payload.length >= 256 ? sharedLineFramer() : undefined;
-      if (framer) {
-        const f = framer.frame(streamType(stream), payload);
+      // Framed by the SIMD framer into its memory (the encoder's, where the payload already is, or its own), then
+      // copied whole (a short payload by the JS loop).
+      const f = this.framedView ?? (payload.length >= 256 ? (direct?.(streamType(stream)) ?? sharedLineFramer()?.frame(streamType(stream), payload)) : undefined);
+      if (f) {
         if (this.used + f.length > this.b.length) {
-          this.framedLength = f.length;
+          this.framedView = f;
           return false;
         }
         this.used += f.copy(this.b, this.used);

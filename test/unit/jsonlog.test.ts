@@ -145,4 +145,16 @@ test('the SIMD line framer frames as frameLines does', () => {
     cases.push(Buffer.from(parts.join('\n') + (i % 2 ? '\n' : '')));
   }
   for (const c of cases) for (const type of [1, 2]) expect(Buffer.from(framer.frame(type, c)).equals(frameLines(type, c))).toBe(true);
+  // the encoder's framing of the chunk it encoded last (a live follower's, from the encoder's copy of it)
+  const enc = new LogEncoder();
+  const other = new LogEncoder();
+  for (const c of cases) {
+    if (!c.length) continue;
+    enc.encode(c, 'stdout', '2026-01-01T00:00:00Z');
+    for (const type of [1, 2]) expect(Buffer.from(enc.frameLast(type)!).equals(frameLines(type, c))).toBe(true);
+  }
+  other.encode(Buffer.from('another log\n'), 'stderr', '2026-01-01T00:00:00Z');
+  expect(enc.frameLast(1)).toBeUndefined(); // no longer the last the SIMD encoder encoded
+  enc.encode(Buffer.from([0x61, 0xff, 0x0a]), 'stdout', '2026-01-01T00:00:00Z');
+  expect(enc.frameLast(1)).toBeUndefined(); // invalid UTF-8: not the SIMD encoder's
 });
