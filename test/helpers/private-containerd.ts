@@ -22,7 +22,8 @@ export const STATE_FILE = path.join(os.tmpdir(), `berth-test-containerd-${proces
 const OWNER = 'owner';
 const PREFIX = 'berth-test-ctd-';
 
-function alive(pid: number): boolean {
+/** Whether process `pid` lives. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

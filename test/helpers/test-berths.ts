@@ -14,6 +14,7 @@ import { pidsWhere } from '../../src/containerd/procfs';
 import { unmountAllUnder } from '../../src/fs/mounts';
 import { bridgeRules, removeRules } from '../../src/network/bridge';
 import { netnsName, NETNS_DIR } from '../../src/network/sandbox';
+import { alive } from './private-containerd';
 
 const execFileP = promisify(execFile);
 
@@ -27,15 +28,6 @@ export interface TestBerthRecord {
   dataRoot: string;
   bridge: string;
   subnet: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Records a test berth for the reaper; returns what removes the record (once the berth is cleaned up). */
