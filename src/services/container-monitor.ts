@@ -50,6 +50,8 @@ export class ContainerMonitor {
   private readonly work = new InFlight();
   private readonly sweeps = new Set<NodeJS.Timeout>();
   private failureSweep?: NodeJS.Timeout;
+  /** The start-up's sweep of shims (reattach): restarts by policy wait for it. */
+  private swept: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: ContainerMonitorDeps) {}
 
@@ -210,7 +212,7 @@ export class ContainerMonitor {
       const cur = this.d.store.get(rec.Id);
       if (this.closed || !cur || !cur.State.Restarting) return;
       cur.RestartCount++;
-      live.starting = this.work.add(this.d.start(cur.Id))
+      live.starting = this.work.add(this.swept.then(() => this.d.start(cur.Id)))
         .catch((err) => {
           this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
           cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
@@ -289,12 +291,19 @@ export class ContainerMonitor {
   }
 
   private async reattach(waitSlot: () => Promise<void>): Promise<void> {
+    // (containerd's list of containers, for the orphans at the end, is asked meanwhile: with 1,000 containers it is
+    // the largest answer of the start-up)
+    const labelled = containerApi.idsWithLabel(this.ctr, 'berth.name').then(
+      (ids) => ({ ids }),
+      (err: unknown) => ({ err }),
+    );
     const tasks = await taskApi.list(this.ctr);
     // A task Create cut short by berth's death leaves a shim containerd forgets (not listed, or soon not): nothing
     // of this berth creates tasks yet, so every shim of no listed task goes now, and those whose Create containerd
-    // was still undoing go at the later sweeps.
-    // (awaited before anything here starts a task: a restart policy's start would make a shim of no listed task)
-    await this.sweepShims(0, new Set(tasks.map((t) => t.id)));
+    // was still undoing go at the later sweeps. The sweep reads /proc while the containers are re-attached below;
+    // a restart policy's start (which would make a shim of no listed task) waits for it (this.swept).
+    const swept = this.sweepShims(0, new Set(tasks.map((t) => t.id))) ?? Promise.resolve();
+    this.swept = swept;
     for (const ms of SHIM_SWEEPS_MS) this.sweepShims(ms);
     const taskById = new Map(tasks.map((t) => [t.id, t]));
     for (const rec of this.d.store.all()) {
@@ -340,13 +349,16 @@ export class ContainerMonitor {
         await this.recordExit(rec.Id, code, at);
       }
     }
+    await swept;
     // Tasks without a record are orphans of a failed create: remove them.
     const known = new Set(this.d.store.all().map((r) => r.Id));
     for (const t of tasks) {
       if (known.has(t.id) || t.id.startsWith('plugin-')) continue; // managed plugins' tasks are the plugin service's
       await this.killAndDelete(t.id, t.status);
     }
-    await this.collectOrphans(known);
+    const l = await labelled;
+    if ('err' in l) throw l.err;
+    await this.collectOrphans(known, l.ids);
   }
 
   /** Kills a task that is not stopped, waits for its exit (a running task cannot be deleted), deletes it. */
@@ -362,10 +374,11 @@ export class ContainerMonitor {
   /**
    * A create killed after its containerd container and before its record (SIGKILL at any moment) leaves a container
    * labelled berth.name, its snapshots (<id>, <id>-init, <id>-init-key) and a folder without a record: all removed,
-   * so nothing berth does not list stays in its namespace.
+   * so nothing berth does not list stays in its namespace. `labelled`: containerd's containers labelled berth.name
+   * (asked before the tasks without a record were removed: their containers are among them).
    */
-  private async collectOrphans(known: Set<string>): Promise<void> {
-    const orphans = (await containerApi.idsWithLabel(this.ctr, 'berth.name')).filter((id) => !known.has(id));
+  private async collectOrphans(known: Set<string>, labelled: string[]): Promise<void> {
+    const orphans = labelled.filter((id) => !known.has(id));
     for (const id of orphans) {
       for (const key of [id, `${id}-init`, `${id}-init-key`]) await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
       await deleteNetns(id);
