@@ -101,6 +101,13 @@ export class AnswerHold {
 }
 
 const scope = new AsyncLocalStorage<AnswerHold>();
+/**
+ * Holds not yet released. While there are none the scope is disabled: an enabled AsyncLocalStorage keeps node's
+ * promise hooks on for every promise in the process (a background sweep's included), which costs CPU and, once
+ * those hooks are hot, the optimizing compiler's pages in an idle daemon's RSS (docs/performance.md). A handling that
+ * outlives its hold finds no store either way: a released hold holds nothing back.
+ */
+let unreleased = 0;
 
 /** What an event published now is held behind: the running request's current epoch (undefined outside any request). */
 export function currentAnswer(): EventHold | undefined {
@@ -115,7 +122,14 @@ export function answerWritten(): void {
 /** Runs a request's handling with its own hold, released as the file's header says. */
 export function withAnswerHold<T>(res: ServerResponse, fn: () => T): T {
   const hold = new AnswerHold();
-  const release = () => hold.release();
+  unreleased++;
+  let counted = true;
+  const release = () => {
+    hold.release();
+    if (!counted) return;
+    counted = false;
+    if (--unreleased === 0) scope.disable();
+  };
   res.once('finish', release);
   res.once('close', release);
   // Every head goes through writeHead (res.end, res.write and flushHeaders call it for an implicit one).

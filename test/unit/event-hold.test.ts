@@ -109,6 +109,8 @@ describe('through the app', () => {
   const answered = new Map<string, () => boolean>();
   // the ids whose handler has published its event (a loaded machine may take longer than any fixed wait to get there)
   const published = new Set<string>();
+  // whether a probe's handling found its hold
+  const probed = new Map<string, boolean>();
   bus.subscribe().onEvent((e) => seen.push({ id: e.Actor.ID, answered: answered.get(e.Actor.ID)?.() ?? false }));
   const tick = () => new Promise((r) => setImmediate(r));
   // the streamed and hijacked answers last until the test ends them (no fixed wait: a loaded machine is slow)
@@ -159,6 +161,18 @@ describe('through the app', () => {
         bus.publish('container', 'attach', String(req.params.id));
         await end;
         stream.end();
+      },
+    },
+    {
+      // waits for the test, then tells whether its handling still has a hold (answered once asked)
+      method: 'post',
+      path: '/probe/:id',
+      handler: async (req, res) => {
+        const id = String(req.params.id);
+        await endOf(id);
+        await tick();
+        probed.set(id, currentAnswer() !== undefined);
+        res.status(200).end();
       },
     },
     {
@@ -221,6 +235,28 @@ describe('through the app', () => {
       r.destroy();
       await until(() => seen.length > 0);
       expect(seen).toEqual([{ id: 'x1', answered: true }]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('one request answered while another is under way leaves the other its hold (the scope is off only with none)', async () => {
+    const s = await serveRoutes(routes);
+    try {
+      // p1 is under way (its answer not out) while d2 is answered: p1's handling still finds its hold
+      const p1 = s.request('POST', '/probe/p1');
+      await until(() => ends.has('p1'));
+      expect((await s.request('DELETE', '/things/d2')).status).toBe(204);
+      ends.get('p1')!();
+      expect((await p1).status).toBe(200);
+      expect(probed.get('p1')).toBe(true);
+      // with no request left (the scope off), the next one has its hold again
+      const p2 = s.request('POST', '/probe/p2');
+      await until(() => ends.has('p2'));
+      ends.get('p2')!();
+      expect((await p2).status).toBe(200);
+      expect(probed.get('p2')).toBe(true);
+      expect(currentAnswer()).toBeUndefined();
     } finally {
       await s.close();
     }
