@@ -90,6 +90,8 @@ export function cleanPath(p: string): string {
 }
 
 const VERSION_PREFIX = /^\/v([0-9.]+)(\/.*)?$/;
+/** A % not followed by two hex digits (Go's url.Parse refuses the request). */
+const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
 export function createApp(opts: AppOptions): express.Express {
   const app = express();
@@ -103,6 +105,15 @@ export function createApp(opts: AppOptions): express.Express {
     Ostype: 'linux',
     Server: `berth/${opts.serverVersion} (linux)`,
   };
+
+  // Like Go's server in front of the engine: a path with an invalid %-escape is not a request it hands on; it answers
+  // a bare 400 and closes the connection (the query is kept raw: its escapes are the handler's business).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const q = req.url.indexOf('?');
+    if (!BAD_ESCAPE.test(q < 0 ? req.url : req.url.slice(0, q))) return next();
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    res.end('400 Bad Request');
+  });
 
   if (opts.corsHeader) {
     const origin = opts.corsHeader;
@@ -186,6 +197,14 @@ export function createApp(opts: AppOptions): express.Express {
   }
 
   app.use((_req: Request, res: Response) => writePageNotFound(res));
+  // What express itself fails on (none is known: this is the last guard) answers in the engine's shape, never
+  // express's HTML page with a stack.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    opts.logger?.error('request failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
+    const status = (err as { status?: unknown })?.status;
+    const e = typeof status === 'number' && status >= 400 && status < 500 ? invalidParameter(String((err as Error)?.message ?? err)) : err;
+    writeError(res, e, (req as ApiRequest).apiVersion ?? DEFAULT_API_VERSION);
+  });
 
   // The lean routes (LeanRoute) are tried before express's own handling of each request.
   const leanRoutes = opts.routes.filter((r) => r.lean && r.method === 'get').map((r) => r.lean!);

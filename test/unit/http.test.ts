@@ -60,6 +60,16 @@ describe('versioned HTTP plumbing', () => {
     expect((await req('GET', '/v1.24/echo/ok')).status).toBe(200);
   });
 
+  test('a path with an invalid %-escape is a plain 400 Bad Request, as Go answers it before the engine sees it', async () => {
+    for (const path of ['/v1.24/echo/%ZZ', '/v1.24/echo/a%2', '/echo/%zz?all=1', '/v1.24/containers/%ZZ/stats?stream=0', '/v1.24/nowhere%G0']) {
+      const r = await req('GET', path);
+      expect([path, r.status, r.headers['content-type'], r.headers['connection'], r.text]).toEqual([path, 400, 'text/plain; charset=utf-8', 'close', '400 Bad Request']);
+    }
+    // a bad escape in the query is the handler's business (Go keeps the raw query)
+    expect(JSON.parse((await req('GET', '/v1.24/echo/x%41?all=%ZZ')).text)).toEqual({ id: 'xA', v: '1.24', all: true, n: 7 });
+    expect((await req('GET', '/v1.24/echo/ok')).status).toBe(200);
+  });
+
   test('JSON bodies: malformed → 400, wrong content type → 400, empty → undefined', async () => {
     const bad = await req('POST', '/v1.24/body', '{bad', { 'Content-Type': 'application/json' });
     expect(bad.status).toBe(400);
