@@ -30,7 +30,7 @@ import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { startCliFloor } from './cli-floor';
-import { removeScratch, stopBerthd } from './scratch';
+import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   const trace = process.env.BENCH_TRACE;
   const cpuProf = process.env.BENCH_CPUPROF;
   const startBerthd = (main: string, sock: string, name: string, b: typeof bridge, traced = false) =>
-    spawn(process.execPath, ['--max-semi-space-size=1', ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf)] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
+    spawn(process.execPath, [...berthdNodeFlags(ROOT), ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf)] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
   const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge, true);
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const baseDist = process.env.BERTH_BASE_DIST;

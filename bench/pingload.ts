@@ -15,7 +15,7 @@ import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer } from './log-writers';
-import { removeScratch, stopBerthd } from './scratch';
+import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
 import { startCensus, type CensusOptions } from './cpu-census';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const bridge = { name: 'bbpl0', subnet: '10.253.241.0/24' };
   // BENCH_NODE_ARGS: more node options for berthd (--cpu-prof --cpu-prof-dir=DIR: a CPU profile of each of its threads)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const berthd = spawn(process.execPath, ['--max-semi-space-size=1', ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+  const berthd = spawn(process.execPath, [...berthdNodeFlags(ROOT), ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   try {
     while (!(await ping(socket))) {

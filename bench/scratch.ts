@@ -24,3 +24,14 @@ export async function removeScratch(o: { ctdPid: number | undefined; bridges: { 
   }
   fs.rmSync(o.dir, { recursive: true, force: true });
 }
+
+/**
+ * The node flags bin/berthd starts berthd with (its `exec node ...` line), for the benches that start dist/src/main.js
+ * themselves (to add a trace or a profile): they measure berthd as it is launched.
+ */
+export function berthdNodeFlags(root: string): string[] {
+  const launcher = fs.readFileSync(`${root}/bin/berthd`, 'utf8');
+  const line = launcher.split('\n').find((l) => l.startsWith('exec node '));
+  if (!line) throw new Error('bin/berthd: no exec node line');
+  return line.slice('exec node '.length).split(/\s+/).filter((w) => w.startsWith('--'));
+}

@@ -41,7 +41,8 @@ describe('Spawner (commands run by a small sh helper)', () => {
   const helperPid = () => (s as unknown as { current: { child: { pid: number } } }).current.child.pid;
   /** Waits until the helper runs `n` subshells, each with its command started; returns [subshell, command] pairs. */
   async function running(helper: number, n: number): Promise<[number, number][]> {
-    for (let i = 0; i < 200; i++) {
+    // (a deadline, not a count of tries: on a loaded machine one walk of /proc can take long)
+    for (const t0 = Date.now(); Date.now() - t0 < 20_000; ) {
       const pairs = childrenOf(helper).map((sub) => [sub, childrenOf(sub)[0]] as [number, number]).filter(([, c]) => c);
       if (pairs.length >= n) return pairs;
       await new Promise((r) => setTimeout(r, 10));
@@ -52,10 +53,14 @@ describe('Spawner (commands run by a small sh helper)', () => {
   it('a command under way when the helper is killed still answers; the next command starts a new helper', async () => {
     await s.run('true', []);
     const helper = helperPid();
-    const slow = s.run('sh', ['-c', 'sleep 0.3; echo done']);
+    // the command lasts until the test lets it end (a fixed sleep could be over before a loaded machine sees it run)
+    const gate = `${fs.mkdtempSync('/tmp/spawner-')}/go`;
+    const slow = s.run('sh', ['-c', `while [ ! -e ${gate} ]; do sleep 0.01; done; echo done`]);
     await running(helper, 1);
     process.kill(helper, 'SIGKILL');
+    fs.writeFileSync(gate, '');
     expect(await slow).toEqual({ stdout: 'done\n', stderr: '' });
+    fs.rmSync(path.dirname(gate), { recursive: true });
     expect((await s.run('echo', ['again'])).stdout).toBe('again\n');
     expect(helperPid()).not.toBe(helper);
   });
