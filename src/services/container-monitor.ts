@@ -131,6 +131,11 @@ export class ContainerMonitor {
     const live = this.d.live.liveOf(id);
     const rec = this.d.store.get(id);
     if (pid && live.recordedPid === pid) return;
+    // An earlier run's exit reported late is not this run's: a Wait asked for run 1 that containerd handled after the
+    // next start had made its task (the same container id) returns when that run ends; recorded as run 1's it took
+    // the record of run 3 for exited and removed run 3's FIFOs before its shim opened them. (The run's pid is in the
+    // record before its exit can be reported: start sets it before watchExit.)
+    if (pid && rec && rec.State.Pid !== pid) return;
     if (pid) live.recordedPid = pid;
     live.exiting = true;
     // Output first: the FIFOs reach EOF once the shim copied everything.

@@ -167,7 +167,7 @@ export class ContainerService {
   async start(ref: string): Promise<void> {
     let rec = this.find(ref);
     if (this.starts.has(rec.Id)) {
-      for (let p = this.starts.get(rec.Id); p; p = this.starts.get(rec.Id)) await p.catch(() => undefined);
+      await this.startsSettled(rec.Id);
       rec = this.find(rec.Id);
     }
     const run = this.startOnce(rec);
@@ -389,8 +389,19 @@ export class ContainerService {
     return this.names.rename(this.find(ref), newName);
   }
 
-  remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
-    return this.remover.remove(this.find(ref), ref, opts);
+  /** A remove asked while a start is under way waits for it (as under the engine's container lock), then goes on. */
+  async remove(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void> {
+    let rec = this.find(ref);
+    if (this.starts.has(rec.Id)) {
+      await this.startsSettled(rec.Id);
+      rec = this.find(rec.Id);
+    }
+    return this.remover.remove(rec, ref, opts);
+  }
+
+  /** Resolves once no start of the container is under way. */
+  private async startsSettled(id: string): Promise<void> {
+    for (let p = this.starts.get(id); p; p = this.starts.get(id)) await p.catch(() => undefined);
   }
 
   async top(ref: string, psArgs = '-ef'): Promise<TopTable> {

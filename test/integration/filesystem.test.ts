@@ -485,4 +485,20 @@ describe('container filesystem against real containerd', () => {
     expect((await b.request('PUT', '/v1.24/containers/starts/archive?path=/tmp', { body: tarBuf, headers: { 'Content-Type': 'application/x-tar' } })).status).toBe(200);
     expect((await b.request('DELETE', '/v1.24/containers/starts')).status).toBe(204);
   });
+
+  test('a forced remove asked while a start is under way waits for it: nothing of the run is left behind', async () => {
+    // Before, the remove deleted the task the start had just made: the start failed with a 500 and containerd could
+    // keep the shim's folder. As under the engine's container lock, the remove now waits for the start.
+    for (let round = 0; round < 3; round++) {
+      const created = await b.request('POST', '/v1.24/containers/create?name=startrm', { body: { Image: 'busybox', Cmd: ['sleep', '30'], HostConfig: { NetworkMode: 'none' } } });
+      expect(created.status).toBe(201);
+      const id = created.json().Id as string;
+      const [start, rm] = await Promise.all([b.request('POST', '/v1.24/containers/startrm/start'), b.request('DELETE', '/v1.24/containers/startrm?force=1')]);
+      // (the two requests race to berth: a start that comes second finds the container gone or being removed)
+      if (start.status !== 204) expect([404, 409]).toContain(start.status);
+      expect(rm.status).toBe(204);
+      expect((await b.request('GET', '/v1.24/containers/startrm/json')).status).toBe(404);
+      expect((await taskApi.list(b.daemon.ctr)).filter((t) => t.id === id)).toEqual([]);
+    }
+  });
 });
