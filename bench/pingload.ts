@@ -3,8 +3,13 @@
 // writes; json-file logging, nobody following), for berthd (a process of its own, on a private containerd) and for
 // the reference engine (REF_SOCK, default /work/ref/docker.sock; left out when it does not answer). Also the
 // writers' aggregate rate (bytes logged / time until all four exited) and berthd's CPU seconds meanwhile.
-// Run: npm run bench:pingload [MiB per container, default 128]
-import { spawn } from 'node:child_process';
+// The floor (`bareNodeFloor`): a bare Node HTTP server on a unix socket, a process of its own answering `/_ping` with
+// berth's headers and body, pinged by the same client while the same 4 writers run through berth: what any Node
+// server gets of two cores shared with them (issue 20, goal 1). Rounds alternate berth, the floor and the
+// reference, in a rotating order; the figures are the rounds' medians (of an even count, the higher; each round's
+// in `rounds`). BENCH_SIDES=berth,bareNodeFloor: only those sides (e.g. for a profile of berthd).
+// Run: npm run bench:pingload [MiB per container, default 128] [rounds, default 1]
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -16,7 +21,7 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer } from './log-writers';
 import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
-import { startCensus, type CensusOptions } from './cpu-census';
+import { medianCensus, startCensus, type CensusOptions } from './cpu-census';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -65,15 +70,66 @@ function ping(socket: string): Promise<boolean> {
   });
 }
 
+/** A bare Node server on `sock` answering /_ping (GET and HEAD) with `headers` and `body`: the floor. */
+const BARE = `
+const http = require('node:http');
+const [sock, headers, body] = process.argv.slice(1);
+const h = JSON.parse(headers);
+http.createServer((req, res) => {
+  res.writeHead(200, h);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}).listen(sock, () => process.stdout.write('ready\\n'));
+`;
+
+/** berth's own /_ping answer: its headers (less those any Node server adds itself) and body. */
+function pingAnswer(socket: string): Promise<{ headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ socketPath: socket, path: '/_ping' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            if (!/^(date|connection|keep-alive|transfer-encoding)$/i.test(res.rawHeaders[i])) headers[res.rawHeaders[i]] = res.rawHeaders[i + 1];
+          }
+          resolve({ headers, body });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+async function startBare(sock: string, answer: { headers: Record<string, string>; body: string }, nodeFlags: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '-e', BARE, sock, JSON.stringify(answer.headers), answer.body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', () => reject(new Error('the bare server exited')));
+  });
+  return child;
+}
+
+/** A thread's (or a process's main thread's) time runnable but waiting for a core, in seconds (schedstat). */
+const waitS = (pid: number) => {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+  } catch {
+    return NaN;
+  }
+};
+
 const cpuS = (pid: number) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(x[11]) + Number(x[12])) / 100;
 };
 
-/** Ping latencies idle (3 s), then while 4 writers run; the writers' MB/s. */
-async function measure(sock: string, pid: number, bytes: number, census: Omit<CensusOptions, 'berthPid' | 'clientPids'>): Promise<Record<string, unknown>> {
-  const idle = pinger(sock);
+/** Ping latencies idle (3 s), then while 4 writers run; the writers' MB/s. The writers run through the engine on
+ *  `sock` (its process `pid`); the pings go to `pinged` (default the engine itself; the floor: the bare server). */
+async function measure(sock: string, pid: number, bytes: number, census: Omit<CensusOptions, 'berthPid' | 'clientPids'>, pinged?: { sock: string; pid: number }): Promise<Phase> {
+  const pingSock = pinged?.sock ?? sock;
+  const idle = pinger(pingSock);
   await new Promise((r) => setTimeout(r, 3000));
   const idleLat = await idle.stop();
   const ids: string[] = [];
@@ -82,8 +138,10 @@ async function measure(sock: string, pid: number, bytes: number, census: Omit<Ce
     if (!c.json().Id) throw new Error(`create: ${c.text}`);
     ids.push(c.json().Id);
   }
-  const busy = pinger(sock);
+  const busy = pinger(pingSock);
   await new Promise((r) => setTimeout(r, 500));
+  const w0 = pinged ? waitS(pinged.pid) : NaN;
+  const p0 = pinged ? cpuS(pinged.pid) : NaN;
   // Where the cores went meanwhile (bench/cpu-census.ts): the daemon's threads (and how long its main thread waited
   // for a core), the writers, their shims, the pinger, everyone else.
   const cen = startCensus({ ...census, berthPid: pid, clientPids: () => [busy.pid] });
@@ -94,6 +152,11 @@ async function measure(sock: string, pid: number, bytes: number, census: Omit<Ce
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = cpuS(pid) - c0;
   const cpuCensus = cen.stop();
+  if (pinged) {
+    // the bare server's main thread: its CPU and its wait for a core over the busy phase
+    cpuCensus.floorServer = r2(cpuS(pinged.pid) - p0);
+    cpuCensus.floorServerWaitS = r2(waitS(pinged.pid) - w0);
+  }
   const busyLat = await busy.stop();
   for (const id of ids) await request(sock, 'DELETE', `/v1.24/containers/${id}?force=1`);
   return {
@@ -105,8 +168,30 @@ async function measure(sock: string, pid: number, bytes: number, census: Omit<Ce
   };
 }
 
+interface Phase {
+  idlePingMs: { p50: number; p99: number; n: number };
+  busyPingMs: { p50: number; p99: number; max: number; n: number };
+  writersMBps: number;
+  daemonCpuS: number;
+  cpuCensus: Record<string, number>;
+}
+
+const med = (xs: number[]) => r2(pct(xs, 0.5));
+
+/** The rounds' medians, figure by figure (one round: that round). */
+function medianPhase(ps: Phase[]): Phase {
+  return {
+    idlePingMs: { p50: med(ps.map((p) => p.idlePingMs.p50)), p99: med(ps.map((p) => p.idlePingMs.p99)), n: med(ps.map((p) => p.idlePingMs.n)) },
+    busyPingMs: { p50: med(ps.map((p) => p.busyPingMs.p50)), p99: med(ps.map((p) => p.busyPingMs.p99)), max: med(ps.map((p) => p.busyPingMs.max)), n: med(ps.map((p) => p.busyPingMs.n)) },
+    writersMBps: med(ps.map((p) => p.writersMBps)),
+    daemonCpuS: med(ps.map((p) => p.daemonCpuS)),
+    cpuCensus: medianCensus(ps.map((p) => p.cpuCensus)),
+  };
+}
+
 async function main(): Promise<void> {
   const bytes = Number(process.argv[2] ?? 128) << 20;
+  const rounds = Math.max(1, Number(process.argv[3] ?? 1));
   const ctd = await startPrivateContainerd();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-pl-'));
   const socket = path.join(dir, 'b.sock');
@@ -114,7 +199,9 @@ async function main(): Promise<void> {
   const bridge = { name: 'bbpl0', subnet: '10.253.241.0/24' };
   // BENCH_NODE_ARGS: more node options for berthd (--cpu-prof --cpu-prof-dir=DIR: a CPU profile of each of its threads)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const berthd = spawn(process.execPath, [...berthdNodeFlags(ROOT), ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+  const flags = berthdNodeFlags(ROOT);
+  let bare: ChildProcess | undefined;
+  const berthd = spawn(process.execPath, [...flags, ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   try {
     while (!(await ping(socket))) {
@@ -122,11 +209,48 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
-    const berth = await measure(socket, berthd.pid!, bytes, { containerdPid: ctd.pid, shimMatch: `-namespace ${ns} `, cgroupParent: `/${ns}` });
+    // the floor: berth's /_ping answer from a bare Node server (the launcher's memory flag; the start-up interrupt
+    // budget is berthd's own and put back once it serves)
+    const bareSock = path.join(dir, 'bare.sock');
+    bare = await startBare(bareSock, await pingAnswer(socket), flags.filter((f) => !f.startsWith('--interrupt-budget')));
     const refPidFile = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
-    const ref = (await ping(REF_SOCK)) && fs.existsSync(refPidFile) ? await measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes, { prefix: 'dockerd', shimMatch: '-namespace moby ', cgroupParent: '/docker' }) : 'not answering';
-    console.log(JSON.stringify({ load: os.loadavg().map(r2), mibPerContainer: bytes >> 20, berth, reference: ref, goals: { busyPingP99Ms: '< 5' } }, null, 2));
+    const refUp = (await ping(REF_SOCK)) && fs.existsSync(refPidFile);
+    const berthCensus = { containerdPid: ctd.pid, shimMatch: `-namespace ${ns} `, cgroupParent: `/${ns}` };
+    const sides: Record<string, () => Promise<Phase>> = {
+      berth: () => measure(socket, berthd.pid!, bytes, berthCensus),
+      bareNodeFloor: () => measure(socket, berthd.pid!, bytes, berthCensus, { sock: bareSock, pid: bare!.pid! }),
+      ...(refUp ? { reference: () => measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes, { prefix: 'dockerd', shimMatch: '-namespace moby ', cgroupParent: '/docker' }) } : {}),
+    };
+    const only = process.env.BENCH_SIDES?.split(',');
+    const names = Object.keys(sides).filter((n) => !only || only.includes(n));
+    const got: Record<string, Phase[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const order: string[][] = [];
+    for (let r = 0; r < rounds; r++) {
+      // a rotating order: each side goes first in turn
+      const o = names.map((_, i) => names[(i + r) % names.length]);
+      order.push(o);
+      for (const n of o) got[n].push(await sides[n]());
+    }
+    const res = Object.fromEntries(names.map((n) => [n, medianPhase(got[n])]));
+    const p99 = (n: string) => res[n]?.busyPingMs.p99;
+    console.log(
+      JSON.stringify(
+        {
+          load: os.loadavg().map(r2),
+          mibPerContainer: bytes >> 20,
+          busyPingP99Ms: { berth: p99('berth'), bareNodeFloor: p99('bareNodeFloor'), reference: p99('reference') ?? 'not answering' },
+          berth: res.berth,
+          bareNodeFloor: res.bareNodeFloor,
+          reference: res.reference ?? 'not answering',
+          ...(rounds > 1 ? { rounds: { order, busyPingMs: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.busyPingMs)])) } } : {}),
+          goals: { busyPingP99Ms: '< 5' },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
+    bare?.kill();
     await stopBerthd(berthd);
     await cleanupNamespace(ctr);
     await removeScratch({ ctdPid: ctd.pid, bridges: [bridge], dir });
