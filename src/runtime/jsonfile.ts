@@ -3,10 +3,11 @@
 // Its reader is logread.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { nowRfc3339Nano } from './clock';
+import { logTime, now } from './clock';
 import { incompleteUtf8Tail, LogEncoder } from './jsonlog';
 import { compressFile, LogSource, NO_ROTATION, openLogFiles, readableRotated, rotatedName } from './logfiles';
 import type { JsonFileOptions, StreamName } from '../types/io';
+import type { Timestamp } from '../types/time';
 
 /**
  * What was appended to the log: the entries' bytes, their time, the log's logical size after them (see LogFileRef:
@@ -74,6 +75,8 @@ export class JsonFileLog {
   /** After each write to the file (a rotating append of many entries is many writes): progress, for a watcher on
    *  another thread. */
   onWrite?: () => void;
+  /** The clock the entries' time is read from (a test fixes it). */
+  clock: () => Timestamp = now;
   private readonly encoder = new LogEncoder();
   private readonly framed = (type: number) => this.encoder.frameLast(type);
   private readonly held: Record<StreamName, Buffer | undefined> = { stdout: undefined, stderr: undefined };
@@ -130,7 +133,7 @@ export class JsonFileLog {
   }
   private append(stream: StreamName, chunk: Buffer): void {
     if (!chunk.length || this.fd < 0) return;
-    const time = nowRfc3339Nano();
+    const time = logTime(this.clock());
     let out = this.encoder.encode(chunk, stream, time);
     if (this.attrs) out = withAttrs(out, this.attrs);
     try {

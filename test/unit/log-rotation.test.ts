@@ -55,6 +55,22 @@ describe('rotation', () => {
     expect(await read(openLogFiles(file, 2), { ...ALL, tail: 0 })).toEqual([]);
   });
 
+  test('the cuts do not depend on how the output was read: one read of 100 lines at a time with trailing zeros is cut as the engine cuts 100 lines (kept 66-100)', () => {
+    // The entries of one read share a time. The engine takes a time per line (Go trims its trailing zeros: one line in
+    // ten is a byte shorter, independently); a shared time ending in 00 shortened every entry of the read by two
+    // bytes, each file took a line more and the files kept 71-100 (the integration test's flake). The time is written
+    // with nine digits.
+    for (const [nanos, chunks] of [[123456700, [range(1, 100)]], [500000000, [range(1, 40), range(41, 100)]], [0, [range(1, 100)]], [987654321, range(1, 100).map((i) => [i])]] as [number, number[][]][]) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      const log = new JsonFileLog(file, { maxSize: 1000, maxFiles: 3, compress: false });
+      log.clock = () => ({ seconds: 1795692333, nanos });
+      for (const c of chunks) log.write('stdout', Buffer.from(c.map((i) => `line ${i}\n`).join('')));
+      log.close();
+      const files = ['.2', '.1', ''].map((s) => lineNumbers(fs.readFileSync(file + s, 'latin1')));
+      expect([nanos, files]).toEqual([nanos, [range(66, 78), range(79, 91), range(92, 100)]]);
+    }
+  });
+
   test('max-file 1: the previous file is kept as .1 (as the engine does) but not read', async () => {
     const log = new JsonFileLog(file, { maxSize: 500, maxFiles: 1, compress: false });
     writeLines(log, 1, 30);
