@@ -51,6 +51,11 @@ export class ContainerRemover {
     }
   }
 
+  /** Whether a removal of the container is under way (from before its kill: a start asked meanwhile is refused). */
+  inProgress(id: string): boolean {
+    return this.removing.has(id);
+  }
+
   /** As the engine's restore does: a removal a SIGKILL interrupted (a record left 'removing') is finished. */
   async finishInterrupted(): Promise<void> {
     for (const rec of this.d.store.all().filter((r) => r.State.Status === 'removing')) {

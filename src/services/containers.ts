@@ -165,17 +165,16 @@ export class ContainerService {
    * task (each start deletes the previous run's) and left containerd's shim folder behind: every later start failed.
    */
   async start(ref: string): Promise<void> {
-    let rec = this.find(ref);
-    if (this.starts.has(rec.Id)) {
-      await this.startsSettled(rec.Id);
-      rec = this.find(rec.Id);
-    }
-    const run = this.startOnce(rec);
-    this.starts.set(rec.Id, run);
+    const id = this.find(ref).Id;
+    // Chained onto the start under way in the same tick: two starts waiting for a third both went on at once when
+    // each only waited for the entry to go (and deleted each other's task again).
+    const before = this.starts.get(id);
+    const run = before ? before.catch(() => undefined).then(() => this.startOnce(this.find(id))) : this.startOnce(this.find(id));
+    this.starts.set(id, run);
     try {
       await run;
     } finally {
-      if (this.starts.get(rec.Id) === run) this.starts.delete(rec.Id);
+      if (this.starts.get(id) === run) this.starts.delete(id);
     }
   }
 
@@ -197,7 +196,9 @@ export class ContainerService {
   private async startOnce(rec: ContainerRecord): Promise<void> {
     if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
     if (rec.State.Running) throw notModified();
-    if (rec.State.Status === 'removing' || rec.State.Dead) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
+    // (as the engine's RemovalInProgress, set before a forced remove's kill: a start between the kill and the
+    // 'removing' record would begin a run the removal then takes apart under it)
+    if (rec.State.Status === 'removing' || rec.State.Dead || this.remover.inProgress(rec.Id)) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
     const live = this.live.liveOf(rec.Id);
     await live.exitCleanup;
     if (!live.noTask) await taskApi.remove(this.ctr, rec.Id);

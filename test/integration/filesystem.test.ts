@@ -501,4 +501,27 @@ describe('container filesystem against real containerd', () => {
       expect((await taskApi.list(b.daemon.ctr)).filter((t) => t.id === id)).toEqual([]);
     }
   });
+
+  test('a start asked while a forced remove of the running container is under way never begins a run', async () => {
+    // As the engine's RemovalInProgress: from the remove's kill on, a start is refused (409), or answers 304 while the
+    // record still says running. Before, a start between the recorded exit and the 'removing' record began a run
+    // the removal then took apart under it.
+    for (let round = 0; round < 6; round++) {
+      const created = await b.request('POST', '/v1.24/containers/create?name=rmstart', { body: { Image: 'busybox', Cmd: ['sleep', '30'], HostConfig: { NetworkMode: 'none' } } });
+      expect(created.status).toBe(201);
+      const id = created.json().Id as string;
+      expect((await b.request('POST', '/v1.24/containers/rmstart/start')).status).toBe(204);
+      const rmP = b.request('DELETE', '/v1.24/containers/rmstart?force=1');
+      await new Promise((r) => setTimeout(r, round * 2));
+      const starts = await Promise.all([0, 1, 2].map(async (k) => {
+        await new Promise((r) => setTimeout(r, k * 3));
+        return b.request('POST', '/v1.24/containers/rmstart/start');
+      }));
+      const rm = await rmP;
+      expect(rm.status).toBe(204);
+      for (const st of starts) expect([304, 404, 409]).toContain(st.status);
+      expect((await b.request('GET', '/v1.24/containers/rmstart/json')).status).toBe(404);
+      expect((await taskApi.list(b.daemon.ctr)).filter((t) => t.id === id)).toEqual([]);
+    }
+  });
 });
