@@ -183,9 +183,7 @@ export function createApp(opts: AppOptions): express.Express {
           (r.hijackable?.socket ?? req.socket).destroy();
           return;
         }
-        if (res.headersSent || !(err as { kind?: string })?.kind)
-          opts.logger?.error('handler failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
-        writeError(res, err, r.apiVersion);
+        failRequest(res, err, r.apiVersion, opts.logger, req.method, req.path);
       }
     };
     app[route.method](route.path as string, (req: Request, res: Response) => {
@@ -200,10 +198,10 @@ export function createApp(opts: AppOptions): express.Express {
   // What express itself fails on (none is known: this is the last guard) answers in the engine's shape, never
   // express's HTML page with a stack.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    opts.logger?.error('request failed', { method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) });
+    // (a 4xx of express's is the client's mistake: answered as one, not logged as berth's failure)
     const status = (err as { status?: unknown })?.status;
     const e = typeof status === 'number' && status >= 400 && status < 500 ? invalidParameter(String((err as Error)?.message ?? err)) : err;
-    writeError(res, e, (req as ApiRequest).apiVersion ?? DEFAULT_API_VERSION);
+    failRequest(res, e, (req as ApiRequest).apiVersion ?? DEFAULT_API_VERSION, opts.logger, req.method, req.path);
   });
 
   // The lean routes (LeanRoute) are tried before express's own handling of each request.
@@ -220,10 +218,7 @@ export function createApp(opts: AppOptions): express.Express {
       const r = req as ApiRequest;
       r.apiVersion = found.version;
       for (const [k, val] of commonHeaderList) res.setHeader(k, val);
-      const fail = (err: unknown) => {
-        if (res.headersSent || !(err as { kind?: string })?.kind) opts.logger?.error('handler failed', { method: req.method, path: req.url, err: String((err as Error)?.stack ?? err) });
-        writeError(res, err, found.version);
-      };
+      const fail = (err: unknown) => failRequest(res, err, found.version, opts.logger, req.method, req.url);
       let handling: Promise<void>;
       try {
         handling = Promise.resolve(found.route.handler(r, res, found.params, found.query)).catch(fail);
@@ -239,6 +234,15 @@ export function createApp(opts: AppOptions): express.Express {
     };
   }
   return app;
+}
+
+/**
+ * Answers an error a handler threw (or express met) in the engine's shape. It is logged when it is not one of
+ * berth's own error kinds (a bug, not the client's mistake) or when the answer's head was already out.
+ */
+function failRequest(res: ServerResponse, err: unknown, version: string, logger: Logger | undefined, method: string | undefined, path: string | undefined): void {
+  if (res.headersSent || !(err as { kind?: string })?.kind) logger?.error('handler failed', { method, path, err: String((err as Error)?.stack ?? err) });
+  writeError(res, err, version);
 }
 
 const LEAN_URL = /^\/v([0-9]+\.[0-9]+)(\/[^?]*)(?:\?(.*))?$/;
