@@ -111,6 +111,8 @@ export function createApp(opts: AppOptions): express.Express {
   app.use((req: Request, res: Response, next: NextFunction) => {
     const q = req.url.indexOf('?');
     if (!BAD_ESCAPE.test(q < 0 ? req.url : req.url.slice(0, q))) return next();
+    // (no length and no chunks: the body ends where the connection does, as Go writes it)
+    res.useChunkedEncodingByDefault = false;
     res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
     res.end('400 Bad Request');
   });
