@@ -8,7 +8,8 @@
 ;;      0  escape table: for each ASCII byte, 8 bytes: its escape's length, then the escape (unused when 0)
 ;;   1024  the newline sequence (its length is the `seq` argument; it ends with the 8 bytes `{"log":"`)
 ;;   1280  `\u2028` (8-byte slot), 1288 `\u2029`
-;;   2048… input, then output (the caller leaves 16 bytes of slack after each: blocks are read and written whole)
+;;   2048… input, then output (the caller leaves 16 bytes of slack after each: blocks are read and written whole;
+;;         the newline sequence is copied in blocks of 16, up to 15 bytes beyond it)
 (module
   (memory (export "memory") 1)
   (func (export "encode") (param $in i32) (param $len i32) (param $out i32) (param $seq i32) (result i32)
@@ -50,7 +51,12 @@
         (local.set $in (i32.add (local.get $in) (i32.const 1)))
         (if (i32.eq (local.get $c) (i32.const 0x0a))
           (then
-            (memory.copy (local.get $out) (i32.const 1024) (local.get $seq))
+            ;; 16 bytes at a time (memory.copy is a call out of the module: a third of the time per 63-byte line)
+            (local.set $k (i32.const 0))
+            (loop $seqcopy
+              (v128.store (i32.add (local.get $out) (local.get $k)) (v128.load (i32.add (i32.const 1024) (local.get $k))))
+              (local.set $k (i32.add (local.get $k) (i32.const 16)))
+              (br_if $seqcopy (i32.lt_u (local.get $k) (local.get $seq))))
             (local.set $out (i32.add (local.get $out) (local.get $seq)))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0xe2))
