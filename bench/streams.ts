@@ -1,6 +1,7 @@
 // Streams benchmark (a script, not a test), in one run against a private containerd:
 // (a) a container writes 256 MiB to stdout: time until GET /logs?follow=1 has returned all of it, against reading
-//     the same bytes straight from a containerd task's stdout FIFO;
+//     the same bytes straight from a containerd task's stdout FIFO; then the log read back once the container has
+//     exited, against reading its json-file bytes raw; and where each path's CPU went per MB (cpuMsPerMB);
 // (b) exec start latency (POST /containers/(id)/exec + POST /exec/(id)/start, detached) against raw
 //     Tasks.Exec + Tasks.Start;
 // (c) attach throughput: 64 MiB of stdin through `cat` and back over one hijacked attach connection.
@@ -122,6 +123,70 @@ async function clientMain(socketPath: string, reqPath: string): Promise<void> {
   await new Promise((r) => process.stdin.once('end', r).resume());
 }
 
+/** Seconds to read `file` whole in 1 MiB reads (the page cache's copy: the log was just written). */
+function readRaw(file: string): number {
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const t0 = process.hrtime.bigint();
+  try {
+    while (fs.readSync(fd, buf, 0, buf.length, null) > 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/**
+ * Where the CPU of each path went, in ms per MB of payload (medians of the census over the runs), user and kernel
+ * apart: berth's follow (capture thread: FIFO reads and json-file writes in the kernel, encoding and the follower's
+ * framing in user space; main thread: the socket writes in the kernel, routing in user space; the client: its
+ * socket reads and frame parsing), the raw FIFO reader beside it, the read-back, and the writer and shim each path
+ * also pays. `pathTotal`: every process of the path; `cpuBoundRatio`: raw pathTotal over berth's, the ratio of
+ * throughputs when the cores are saturated and each path gets the same share of them.
+ */
+function perMB(census: Record<string, Record<string, number>[]>, key: string): Record<string, Record<string, number> | number> | undefined {
+  const f = census[`follow ${key}`];
+  const r = census[`raw ${key}`];
+  const b = census[`readBack ${key}`];
+  if (!f || !r || !b) return undefined;
+  const [fc, rc, bc] = [f, r, b].map(medianCensus);
+  const mb = BYTES / 1e6;
+  const ms = (x: number | undefined) => +(((x ?? 0) * 1000) / mb).toFixed(2);
+  const split = (c: Record<string, number>, name: string, as: string) => ({ [`${as}User`]: ms((c[name] ?? 0) - (c[`${name}SysS`] ?? 0)), [`${as}Kernel`]: ms(c[`${name}SysS`]) });
+  const total = (c: Record<string, number>, keys: string[]) => ms(keys.reduce((a, k) => a + (c[k] ?? 0), 0));
+  const follow = {
+    ...split(fc, 'berthCapture', 'capture'),
+    ...split(fc, 'berthMain', 'main'),
+    berthOther: ms(fc.berthOther),
+    clientUser: ms((fc.client ?? 0) - (fc.clientSysS ?? 0)),
+    clientKernel: ms(fc.clientSysS),
+    shim: ms(fc.shim),
+    writer: ms(fc.writer),
+    berthTotal: total(fc, ['berthCapture', 'berthMain', 'berthOther']),
+    pathTotal: total(fc, ['berthCapture', 'berthMain', 'berthOther', 'client', 'shim', 'writer']),
+    everyoneElse: ms(fc.everyoneElse),
+  };
+  const raw = {
+    ...split(rc, 'rawReader', 'reader'),
+    readerOther: ms(rc.berthOther),
+    shim: ms(rc.shim),
+    writer: ms(rc.writer),
+    pathTotal: total(rc, ['rawReader', 'berthOther', 'shim', 'writer']),
+    everyoneElse: ms(rc.everyoneElse),
+  };
+  const readBack = {
+    ...split(bc, 'berthLogread', 'logread'),
+    ...split(bc, 'berthMain', 'main'),
+    berthOther: ms(bc.berthOther),
+    clientUser: ms((bc.client ?? 0) - (bc.clientSysS ?? 0)),
+    clientKernel: ms(bc.clientSysS),
+    berthTotal: total(bc, ['berthLogread', 'berthMain', 'berthOther']),
+    pathTotal: total(bc, ['berthLogread', 'berthMain', 'berthOther', 'client']),
+    everyoneElse: ms(bc.everyoneElse),
+  };
+  return { follow, raw, readBack, cpuBoundRatio: +(raw.pathTotal / follow.pathTotal).toFixed(2) };
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === '--client') return clientMain(process.argv[3], process.argv[4]);
   const runs = Number(process.argv[2] ?? 3);
@@ -140,6 +205,7 @@ async function main(): Promise<void> {
 
     // (a) logs
     const readBackMBs: Record<string, number[]> = {};
+    const rawFileMBs: Record<string, number[]> = {};
     // CPU seconds of this process (berth's capture and follow; or the raw FIFO reader) per run: steadier than
     // throughput on a machine whose other tenants come and go.
     const cpu: Record<string, number[]> = {};
@@ -175,6 +241,10 @@ async function main(): Promise<void> {
       (census[`readBack ${sc.key}`] ??= []).push(cen2.stop());
       reader.close();
       if (again !== BYTES) throw new Error(`logs read back ${again} bytes`);
+      // The read-back's limit: the same json-file bytes read raw (1 MiB reads, nothing decoded or sent), in MB of
+      // payload per second as the read-back's figure.
+      const logPath = (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().LogPath as string;
+      (rawFileMBs[sc.key] ??= []).push(BYTES / 1e6 / readRaw(logPath));
       if (process.env.BENCH_VERBOSE) console.error(`logs: reading the whole log again took ${readBack.toFixed(2)} s`);
       (readBackMBs[sc.key] ??= []).push(BYTES / 1e6 / readBack);
       await request(socket, 'DELETE', `/v1.24/containers/${id}?force=1`);
@@ -248,8 +318,10 @@ async function main(): Promise<void> {
           rawFifoMBps: +rawMBs.toFixed(0),
           berthOverRaw: +(berth / rawMBs).toFixed(2),
           readBackMBps: +median(readBackMBs[sc.key]).toFixed(0),
+          rawFileReadMBps: +median(rawFileMBs[sc.key]).toFixed(0),
           berthCpuS: +median(cpuOf(sc, 'berth')).toFixed(2),
           rawReaderCpuS: +median(cpuOf(sc, 'raw')).toFixed(2),
+          cpuMsPerMB: perMB(census, sc.key),
         };
         return [sc.key, summary];
       }),
@@ -259,7 +331,7 @@ async function main(): Promise<void> {
     const cpuCensus = Object.fromEntries(Object.entries(census).map(([k, v]) => [k, medianCensus(v)]));
     const load = { before: loadBefore, after: os.loadavg().map((x) => +x.toFixed(2)) };
     const logsGoals = { berthOverRaw: '>= 0.9 (63- and 1000-byte lines)', berthLogsMBps: '>= 250 (63-byte lines)', readBackMBps: '>= 400 (short lines)' };
-    if (process.env.BENCH_ONLY_LOGS) return console.log(JSON.stringify({ runs, load, ...logsSummary, logsMBs, fifoMBs, readBackMBs, goals: logsGoals, cpuCensus }, null, 2));
+    if (process.env.BENCH_ONLY_LOGS) return console.log(JSON.stringify({ runs, load, ...logsSummary, logsMBs, fifoMBs, readBackMBs, rawFileMBs, goals: logsGoals, cpuCensus }, null, 2));
     // (b) exec start
     const box = await create({ Cmd: ['/bin/busybox', 'sleep', '600'] });
     await request(socket, 'POST', `/v1.24/containers/${box}/start`);
