@@ -17,7 +17,13 @@
 // cliFloor; the 40 runs 8
 // at a time follow: berth, base, ctrRun, ref, cliFloor; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
 // first berthd: a timeline of its requests, containerd calls, commands and fsyncs (bench/trace-summary.ts sums it).
-// BENCH_CPUPROF=<dir> runs the first berthd with --cpu-prof into that folder (written when it stops).
+// BENCH_CPUPROF=<dir> runs the first berthd with --cpu-prof into that folder (written when it stops; trace-summary.ts
+// --cpuprof sums it by origin; with BENCH_TRACE, the runs' part is in the JSON; BENCH_CPUPROF_US: the interval).
+// BENCH_BASE_NODE_FLAGS='--flag ...' starts the base berthd with those node flags instead of bin/berthd's (an A/B of
+// node's flags: BERTH_BASE_DIST=dist).
+// As root with cgroup v1, the CPU of every run is counted exactly by component (bench/cpu-census.ts startAccounting):
+// the client (docker CLI or ctr), berthd's main thread, its other threads, its helpers, containerd with its shims
+// and runc, and the container (`cpuMsPerRun`, `parallel40x8CpuMsPerRun`).
 // Run: npm run bench:cli [samples] [rounds]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,6 +36,8 @@ import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { startCliFloor } from './cli-floor';
+import { medianCensus, startAccounting } from './cpu-census';
+import { profileByOrigin, readTrace, runTimeline, traceClock } from './trace-summary';
 import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -140,7 +148,7 @@ async function main(): Promise<void> {
   const trace = process.env.BENCH_TRACE;
   const cpuProf = process.env.BENCH_CPUPROF;
   const startBerthd = (main: string, sock: string, name: string, b: typeof bridge, traced = false) =>
-    spawn(process.execPath, [...berthdNodeFlags(ROOT), ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf)] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
+    spawn(process.execPath, [...(!traced && process.env.BENCH_BASE_NODE_FLAGS !== undefined ? process.env.BENCH_BASE_NODE_FLAGS.split(' ').filter(Boolean) : berthdNodeFlags(ROOT)), ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf), ...(process.env.BENCH_CPUPROF_US ? ['--cpu-prof-interval', process.env.BENCH_CPUPROF_US] : [])] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
   const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge, true);
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const baseDist = process.env.BERTH_BASE_DIST;
@@ -148,6 +156,14 @@ async function main(): Promise<void> {
   const baseBridge = { name: 'bbcli1', subnet: '10.253.247.0/24' };
   const base = baseDist ? startBerthd(path.join(baseDist, 'src/main.js'), baseSocket, `${ns}-base`, baseBridge) : undefined;
   const cleanups: (() => Promise<void>)[] = [];
+  // CPU per run by component (cpuacct groups: the clients, berthd with its helpers, containerd with its shims and runc)
+  const windows: [number, number][] = []; // berthNone's runs on the wall clock (for the trace and the profile)
+  const acct = startAccounting({ tag: String(process.pid), berthPid: () => berthd.pid, containers: `/${ns}` });
+  if (acct) {
+    acct.add('client', process.pid);
+    acct.add('containerd', ctd.pid);
+    if (berthd.pid) acct.add('berthd', berthd.pid);
+  }
   try {
     for (const [p, sock] of [[berthd, socket], ...(base ? [[base, baseSocket] as const] : [])] as const) {
       while (!(await ping(sock))) {
@@ -156,6 +172,7 @@ async function main(): Promise<void> {
       }
       await request(sock, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     }
+    if (acct && berthd.pid) acct.add('berthd', berthd.pid); // (its helpers, started by now)
     const floor = await startCliFloor(path.join(dir, 'floor.sock'));
     const watch = watchContainerd(ctr, [ns, ...(base ? [`${ns}-base`] : [])]);
     cleanups.push(async () => {
@@ -196,31 +213,39 @@ async function main(): Promise<void> {
     const baseCpu: number[] = [];
     const phased = ['berthNone', 'berthBridge', 'baseNone', 'ctrRun', 'ctrSeccomp'];
     const phases: Record<string, Record<string, number[]>> = {};
+    // per kind, the CPU of each component per run (ms), and berthNone's windows on the wall clock (for the trace)
+    const cpu: Record<string, Record<string, number>[]> = {};
     const cpuOf = (k: string) => (k === 'berthNone' || k === 'berth' ? berthd.pid : (k === 'baseNone' || k === 'base') && base ? base.pid : undefined);
     for (let i = 0; i < samples; i++)
       for (const [k, f] of Object.entries(kinds)) {
         const pid = cpuOf(k);
         const c0 = pid ? cpuMs(pid) : 0;
+        const a0 = acct?.read();
         const w0 = wallMs();
         t[k].push(await f());
         const w1 = wallMs();
+        if (k === 'berthNone') windows.push([w0, w1]);
         if (pid) (k === 'berthNone' ? berthCpu : baseCpu).push(cpuMs(pid) - c0);
         if (phased.includes(k)) {
           await new Promise((r) => setTimeout(r, 5)); // (the last events' delivery)
           const ph = watch.phases(w0, w1);
           if (ph) for (const [name, ms] of Object.entries(ph)) ((phases[k] ??= {})[name] ??= []).push(ms);
         }
+        if (acct && a0) (cpu[k] ??= []).push(acct.perRun(a0, acct.read()));
       }
     // (b) 40 runs, 8 at a time
     const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}), ...(kinds.cliFloor ? { cliFloor: kinds.cliFloor } : {}) };
     const p: Record<string, number[]> = Object.fromEntries(Object.keys(par).map((k) => [k, []]));
     const berthCpu40: number[] = [];
+    const cpu40: Record<string, Record<string, number>[]> = {};
     const baseCpu40: number[] = [];
     for (let i = 0; i < rounds; i++)
       for (const [k, f] of Object.entries(par)) {
         const pid = cpuOf(k);
         const c0 = pid ? cpuMs(pid) : 0;
+        const a0 = acct?.read();
         p[k].push(await batch(40, 8, f));
+        if (acct && a0) (cpu40[k] ??= []).push(acct.perRun(a0, acct.read(), 40));
         if (pid) (k === 'berth' ? berthCpu40 : baseCpu40).push(cpuMs(pid) - c0);
       }
     const m = (k: string) => median(t[k]);
@@ -245,10 +270,19 @@ async function main(): Promise<void> {
       phaseMedianMs: Object.fromEntries(Object.entries(phases).map(([k, ph]) => [k, { runs: ph.toExit?.length ?? 0, ...Object.fromEntries(PHASES.map((n) => [n, r1(median(ph[n]))])) }])),
       ...(phases.berthNone && phases.baseNone ? { phaseBerthMinusBaseMs: Object.fromEntries(PHASES.map((n) => [n, r1(median(phases.berthNone[n]) - median(phases.baseNone[n]))])) } : {}),
       ...(phases.berthNone && phases.ctrRun ? { phaseBerthMinusCtrMs: Object.fromEntries(PHASES.map((n) => [n, r1(median(phases.berthNone[n]) - median(phases.ctrRun[n]))])) } : {}),
+      // CPU per run (ms, medians) of each component: the client (docker CLI or ctr), berthd's main thread, its other
+      // threads and its helpers, containerd with its shims and runc, the container itself, and the rest of the machine
+      ...(acct ? { cpuMsPerRun: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, medianCensus(xs)])) } : {}),
+      // the berthNone runs' steps in berthd (BENCH_TRACE): HTTP requests, containerd calls, commands and writes, each
+      // with its median start from the client's start and its median duration
+      ...(trace ? { berthTimeline: runTimeline(readTrace(path.resolve(trace)), windows) } : {}),
+      // berthd's main thread in those runs (BENCH_CPUPROF with BENCH_TRACE, which gives the clock): self time per run
+      // by origin, written when berthd stops (below)
       parallel40x8Ms: Object.fromEntries(Object.keys(p).map((k) => [k, r1(median(p[k]))])),
       parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },
       parallel40x8Rounds: Object.fromEntries(Object.keys(p).map((k) => [k, p[k].map(r1)])),
       berthCpuMsPer40: r1(median(berthCpu40)),
+      ...(acct ? { parallel40x8CpuMsPerRun: Object.fromEntries(Object.entries(cpu40).map(([k, xs]) => [k, medianCensus(xs)])) } : {}),
       ...(base ? { baseCpuMsPer40: r1(median(baseCpu40)), parallelBerthOverBase: r2(median(p.berth) / median(p.base)) } : {}),
       reference: withRef ? REF_SOCK : 'not answering',
       ...(Object.keys(refFailures).length ? { referenceLeftOut: refFailures } : {}),
@@ -262,6 +296,13 @@ async function main(): Promise<void> {
     await cleanupNamespace(ctr);
     if (base) await cleanupNamespace(ctr.withNamespace(`${ns}-base`));
     await removeScratch({ ctdPid: ctd.pid, bridges: [bridge, ...(base ? [baseBridge] : [])], dir });
+    await acct?.close();
+  }
+  if (trace && cpuProf) {
+    const clock = traceClock(path.resolve(trace));
+    const main = fs.readdirSync(cpuProf).filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${berthd.pid}.0.`));
+    const mono = windows.map(([a, b]): [number, number] => [clock.monoUs + (a - clock.wallMs) * 1e3, clock.monoUs + (b - clock.wallMs) * 1e3]);
+    if (main[0]) console.log(JSON.stringify({ berthMainProfileMsPerRun: profileByOrigin(path.join(cpuProf, main[0]), windows.length, mono) }, null, 2));
   }
 }
 

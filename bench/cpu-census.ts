@@ -201,3 +201,156 @@ export function medianCensus(runs: Record<string, number>[]): Record<string, num
     }),
   );
 }
+
+// ---- Exact CPU per run, by component (bench:cli, bench:lifecycle: issue 20's per-phase profile) ----
+// cpuacct (cgroup v1) groups of the bench's own count, in ns, everything that runs in them and in the processes they
+// start afterwards: the client(s) (the bench process itself and the docker CLI or ctr it spawns), berthd (its threads,
+// its command helper and what that runs) and the private containerd (its shims and every runc the shims run, up to
+// runc init's move into the container's cgroup). Threads are split by /proc's schedstat (ns on a CPU).
+
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
+
+function readNs(p: string): number {
+  const v = read(p);
+  return v === undefined ? 0 : Number(v) / 1e6;
+}
+
+/** ms on a CPU of each thread of a process (schedstat), by thread: `main` and the others summed. */
+export function threadCpuMs(pid: number): { main: number; others: number; byName: Record<string, number> } {
+  let main = 0;
+  let others = 0;
+  const byName: Record<string, number> = {};
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { main, others, byName };
+  }
+  for (const tid of tids) {
+    const s = read(`/proc/${pid}/task/${tid}/schedstat`);
+    if (!s) continue;
+    const ms = Number(s.split(' ')[0]) / 1e6;
+    if (Number(tid) === pid) main += ms;
+    else {
+      others += ms;
+      const comm = (read(`/proc/${pid}/task/${tid}/comm`) ?? '?').trim();
+      byName[comm] = (byName[comm] ?? 0) + ms;
+    }
+  }
+  return { main, others, byName };
+}
+
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tids)
+    for (const c of (read(`/proc/${pid}/task/${t}/children`) ?? '').split(' ').filter(Boolean)) out.push(Number(c), ...descendants(Number(c)));
+  return out;
+}
+
+export interface Accounting {
+  /** Moves a process, and the processes it has started, into a group (its later children follow by themselves). */
+  add(group: 'client' | 'berthd' | 'containerd', pid: number): void;
+  /** A reading of every group, berthd's threads and the machine (ms). */
+  read(): Record<string, number>;
+  /** b − a per component, divided by `runs`, rounded (ms per run). */
+  perRun(a: Record<string, number>, b: Record<string, number>, runs?: number): Record<string, number>;
+  /** Moves what is left back to where it was, and removes the groups. */
+  close(): Promise<void>;
+}
+
+/**
+ * Per-component CPU accounting, or undefined where cpuacct v1 groups cannot be made (not root, cgroup v2).
+ * `containers` is the containers' parent cgroup (their own CPU), `berthPid` the berthd whose threads are split.
+ */
+export function startAccounting(o: { tag: string; berthPid?: () => number | undefined; containers?: string }): Accounting | undefined {
+  const root = `${CPUACCT}/berth-acct-${o.tag}`;
+  const home = (read('/proc/self/cgroup') ?? '').split('\n').find((l) => /^\d+:([^:]*,)?cpuacct(,[^:]*)?:/.test(l))?.split(':')[2];
+  if (home === undefined || !fs.existsSync(`${CPUACCT}/cpuacct.usage`)) return undefined;
+  try {
+    for (const g of ['', '/client', '/berthd', '/containerd']) fs.mkdirSync(`${root}${g}`, { recursive: true });
+  } catch {
+    return undefined;
+  }
+  let selfIn = ''; // the group the bench process itself is in
+  const add = (group: string, pid: number) => {
+    if (pid === process.pid) selfIn = group;
+    for (const p of [pid, ...descendants(pid)])
+      try {
+        fs.writeFileSync(`${root}/${group}/cgroup.procs`, String(p));
+      } catch {
+        /* gone meanwhile */
+      }
+  };
+  return {
+    add,
+    read() {
+      const m = machine();
+      const self = process.cpuUsage();
+      const pid = o.berthPid?.();
+      const t = pid ? threadCpuMs(pid) : { main: 0, others: 0, byName: {} };
+      return {
+        ...Object.fromEntries(Object.entries(t.byName).map(([k, v]) => [`thread:${k}`, v])),
+        clientGroup: readNs(`${root}/client/cpuacct.usage`),
+        bench: (self.user + self.system) / 1000,
+        berthd: readNs(`${root}/berthd/cpuacct.usage`),
+        berthdMain: t.main,
+        berthdThreads: t.others,
+        containerd: readNs(`${root}/containerd/cpuacct.usage`),
+        containers: o.containers ? readNs(`${CPUACCT}${o.containers}/cpuacct.usage`) : 0,
+        machine: m.busy * 1000,
+      };
+    },
+    perRun(a, b, runs = 1) {
+      const d = (k: string) => ((b[k] ?? 0) - (a[k] ?? 0)) / runs;
+      const r = (x: number) => +x.toFixed(1);
+      // the bench process's own CPU is taken off the group it is in (for bench:cli the client's: its canned CLI floor
+      // engine too), unless that is berthd's (bench:lifecycle: berth runs in it)
+      const bench = selfIn === 'client' ? d('bench') : 0;
+      const out = {
+        // the docker CLI or ctr
+        client: r(d('clientGroup') - bench),
+        berthdMain: r(d('berthdMain')),
+        berthdThreads: r(d('berthdThreads')),
+        // its command helper and what it runs (ip, mkfifo, the CNI plugins)
+        berthdHelpers: r(Math.max(0, d('berthd') - d('berthdMain') - d('berthdThreads'))),
+        // containerd, its shims and runc (create, start, state, delete, and runc init until it joins the container)
+        containerdShimRunc: r(d('containerd')),
+        container: r(d('containers')),
+        ...(bench ? { bench: r(bench) } : {}),
+      };
+      const ours = d('clientGroup') + d('berthd') + d('containerd') + d('containers');
+      // the machine's busy time over both cores beyond all of the above: the other tenants and the kernel's work
+      // berthd's other threads by name (those with 0.1 ms or more)
+      const threads = Object.fromEntries(
+        Object.keys(b)
+          .filter((k) => k.startsWith('thread:') && d(k) >= 0.1)
+          .map((k) => [`berthd.${k.slice(7)}`, r(d(k))]),
+      );
+      return { ...out, ...threads, total: r(ours - bench), everyoneElse: r(Math.max(0, d('machine') - ours)) };
+    },
+    async close() {
+      for (const g of ['/client', '/berthd', '/containerd', '']) {
+        for (let i = 0; i < 40; i++) {
+          for (const p of (read(`${root}${g}/cgroup.procs`) ?? '').split('\n').filter(Boolean))
+            try {
+              fs.writeFileSync(`${CPUACCT}${home}/cgroup.procs`, p);
+            } catch {
+              /* gone */
+            }
+          try {
+            fs.rmdirSync(`${root}${g}`);
+            break;
+          } catch {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      }
+    },
+  };
+}

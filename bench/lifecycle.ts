@@ -3,8 +3,17 @@
 // containerd gRPC (cookbook §6 order), and against the reference engine's API (REF_SOCK, default
 // /work/ref/docker.sock, which needs busybox:latest; left out when it does not answer), interleaved in one run;
 // and GET /containers/json?all=1 with 500 containers.
+// As root with cgroup v1, each lifecycle's CPU is counted by component (bench/cpu-census.ts startAccounting): this
+// process's main thread (berth's daemon runs in it, beside the bench's client; for the raw lifecycle, the gRPC
+// client alone), its other threads and helpers, containerd with its shims and runc, and the container
+// (`cpuMsPerLifecycle`). BENCH_TRACE=<file> loads bench/trace.ts (as bench:cli does into its berthd) and adds each
+// lifecycle's steps (HTTP requests, containerd calls, record writes) for berth and for the raw lifecycle: median start
+// and duration (`berthTimeline`, `rawTimeline`). BENCH_CPUPROF=<file> profiles this process's main thread over the
+// interleaved runs (written there) and sums its self time by origin for berth's lifecycles and for the raw ones,
+// per lifecycle (`mainProfileMsPerLifecycle`; BENCH_CPUPROF_US sets the sampling interval, 250 µs by default).
 // Run: npm run build && node dist/bench/lifecycle.js [runs]
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OCI_SPEC_URL, packJSON } from '../src/containerd/any';
@@ -17,7 +26,9 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { mkfifos, openReader } from '../src/runtime/fifo';
 import { generateSpec } from '../src/translate/spec';
+import { medianCensus, startAccounting } from './cpu-census';
 import { removeScratch } from './scratch';
+import { profileByOrigin, readTrace, runTimeline } from './trace-summary';
 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -26,6 +37,12 @@ const stats = (xs: number[]) => ({ median: +median(xs).toFixed(1), min: +Math.mi
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 20);
+  const trace = process.env.BENCH_TRACE && path.resolve(process.env.BENCH_TRACE);
+  if (trace) {
+    // (before the daemon and its containerd client are made: the trace patches their prototypes)
+    process.env.BERTH_TRACE = trace;
+    require('./trace');
+  }
   const ctd = process.env.BERTH_BENCH_CONTAINERD ? { address: process.env.BERTH_BENCH_CONTAINERD, pid: 0, dir: '' } : await startPrivateContainerd();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-lc-'));
   const socket = path.join(dir, 'b.sock');
@@ -33,6 +50,27 @@ async function main(): Promise<void> {
   const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: ns, cgroupParent: `/${ns}`, bridgeName: 'berthbench0', bridgeSubnet: '10.254.254.0/24' };
   const daemon = await startDaemon(config, silentLogger());
   const ctr = daemon.ctr;
+  const acct = startAccounting({ tag: String(process.pid), berthPid: () => process.pid, containers: `/${ns}` });
+  if (acct) {
+    acct.add('berthd', process.pid);
+    if (ctd.pid) acct.add('containerd', ctd.pid);
+  }
+  // per kind, each lifecycle's CPU by component and its window on the wall clock
+  const cpu: Record<string, Record<string, number>[]> = {};
+  const windows: Record<string, [number, number][]> = {};
+  const monoWindows: Record<string, [number, number][]> = {}; // (µs, as a CPU profile's timestamps)
+  const wallMs = () => performance.timeOrigin + performance.now();
+  const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+  const counted = async (kind: string, f: () => Promise<number>) => {
+    const a0 = acct?.read();
+    const w0 = wallMs();
+    const m0 = monoUs();
+    const ms = await f();
+    (windows[kind] ??= []).push([w0, wallMs()]);
+    (monoWindows[kind] ??= []).push([m0, monoUs()]);
+    if (acct && a0) (cpu[kind] ??= []).push(acct.perRun(a0, acct.read()));
+    return ms;
+  };
   try {
     await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     const img = (await request(socket, 'GET', '/v1.24/images/busybox/json')).json();
@@ -96,12 +134,29 @@ async function main(): Promise<void> {
     const refLeftOut: Record<string, string> = {};
     const refModes = withRef ? ['none', 'bridge'] : [];
     for (const m of [...refModes]) await viaApi(REF_SOCK, m).catch((err: Error) => ((refLeftOut[m] = err.message.slice(0, 300)), refModes.splice(refModes.indexOf(m), 1)));
+    const profFile = process.env.BENCH_CPUPROF && path.resolve(process.env.BENCH_CPUPROF);
+    const session = profFile ? new inspector.Session() : undefined;
+    const post = (method: string, params?: object) =>
+      new Promise<unknown>((resolve, reject) => session!.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+    if (session) {
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_CPUPROF_US ?? 250) });
+      await post('Profiler.start');
+    }
     for (let i = 0; i < runs; i++) {
-      b.push(await viaBerth('none'));
+      b.push(await counted('berthNone', () => viaBerth('none')));
       br.push(await viaBerth('bridge'));
-      r.push(await raw());
+      r.push(await counted('raw', raw));
       if (refModes.includes('none')) ref.push(await viaApi(REF_SOCK, 'none'));
       if (refModes.includes('bridge')) refBr.push(await viaApi(REF_SOCK, 'bridge'));
+    }
+    let mainProfile: Record<string, Record<string, number>> | undefined;
+    if (session && profFile) {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      session.disconnect();
+      fs.writeFileSync(profFile, JSON.stringify(profile));
+      mainProfile = Object.fromEntries(Object.entries(monoWindows).map(([k, w]) => [k, profileByOrigin(profFile, w.length, w)]));
     }
     // 500 containers for the list.
     const ids: string[] = [];
@@ -132,6 +187,9 @@ async function main(): Promise<void> {
           ...(refBr.length ? { berthBridgeOverRef: +(median(br) / median(refBr)).toFixed(2) } : {}),
           reference: withRef ? REF_SOCK : 'not answering',
           ...(Object.keys(refLeftOut).length ? { referenceLeftOut: refLeftOut } : {}),
+          ...(acct ? { cpuMsPerLifecycle: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, medianCensus(xs)])) } : {}),
+          ...(trace ? Object.fromEntries(Object.entries(windows).map(([k, w]) => [`${k === 'raw' ? 'raw' : 'berth'}Timeline`, runTimeline(readTrace(trace), w)])) : {}),
+          ...(mainProfile ? { mainProfileMsPerLifecycle: mainProfile } : {}),
           list500Ms: { median: +median(lt).toFixed(1), max: +Math.max(...lt).toFixed(1) },
           goals: { ratio: '<= 1.10', bridgeVsNone: '<= 1.10', list500MedianMs: '< 50' },
         },
@@ -143,6 +201,7 @@ async function main(): Promise<void> {
     await daemon.close();
     await cleanupNamespace(ctr.withNamespace(ns));
     await removeScratch({ ctdPid: ctd.pid, bridges: [{ name: config.bridgeName, subnet: config.bridgeSubnet }], dir });
+    await acct?.close();
   }
 }
 

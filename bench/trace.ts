@@ -10,12 +10,17 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 
 const file = process.env.BERTH_TRACE;
+// (berthd's forked helpers inherit its -r: only berthd itself writes the trace)
+delete process.env.BERTH_TRACE;
 if (file) {
-  const fd = fs.openSync(file, 'a');
+  const fd = fs.openSync(file, 'w'); // (one berthd's trace per file)
   const t0 = process.hrtime.bigint();
   const now = () => Number(process.hrtime.bigint() - t0) / 1e6;
   const f2 = (x: number) => x.toFixed(2);
   const log = (s: string) => fs.writeSync(fd, `${f2(now())} ${s}\n`);
+  // the wall clock at t0 (ms since the epoch): bench:cli and bench:lifecycle place the lines in their runs by it
+  // and the monotonic clock's (µs, as V8's CPU profiles' timestamps), to place a profile's samples in the runs too
+  log(`epoch ${(performance.timeOrigin + performance.now() - now()).toFixed(3)} ${(Number(t0) / 1e3).toFixed(0)}`);
 
   // containerd calls, through berth's client facade (grpc-js's generated methods keep its original functions)
   const req = require as NodeRequire;
