@@ -71,12 +71,16 @@ const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now(
 
 /**
  * The fan-out's limit on this machine at this moment: a bare Node HTTP server (another process) writing one event
- * line to 100 subscribers; each line on stdin is an id to announce.
+ * line to 100 subscribers (the same subscribers' process, over HTTP on a unix socket, as the daemon's); each line
+ * on stdin is an id to announce. The line is the daemon's own die event (argv[2], as its /events replays it:
+ * the same bytes, attributes included) with that id and the time of the write; the server serialises it once per
+ * event and writes it to each response, as berth does.
  */
 const PLAIN_FANOUT = `
 const http = require('node:http');
 const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
 const subs = [];
+const template = JSON.parse(process.argv[2]);
 http.createServer((req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.flushHeaders();
@@ -84,17 +88,20 @@ http.createServer((req, res) => {
 }).listen(process.argv[1], () => process.stdout.write('listening\\n'));
 process.stdin.on('data', (d) => {
   for (const id of d.toString().split('\\n').filter(Boolean)) {
-    const l = JSON.stringify({ status: 'die', id, Type: 'container', Action: 'die', timeNano: Number(nowNs()) }) + '\\n';
+    const t = nowNs();
+    const e = { ...template, id, time: Number(t / 1000000000n), timeNano: Number(t) };
+    if (e.Actor) e.Actor = { ...e.Actor, ID: id };
+    const l = JSON.stringify(e) + '\\n';
     for (const r of subs) r.write(l);
   }
 });
 `;
 
-/** The plain fan-out's median delay to 100 subscribers (ms), median over 5 events. */
-async function plainFanout(dir: string): Promise<number> {
+/** The plain fan-out's median delay to 100 subscribers (ms), median over 5 events; `dieLine`: the daemon's die event. */
+async function plainFanout(dir: string, dieLine: string): Promise<number> {
   const sock = path.join(dir, 'plain.sock');
   fs.rmSync(sock, { force: true }); // the one of the side measured before
-  const server = spawn(process.execPath, ['-e', PLAIN_FANOUT, sock], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['-e', PLAIN_FANOUT, sock, dieLine], { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {
       server.stdout!.once('data', () => resolve());
@@ -383,12 +390,20 @@ async function measureLoaded(
     floor.push(await cli(side.sock, ['version']));
     psFloor.push(await cli(canned.sock, ['ps']));
   }
+  // GET /containers/json at the API (a plain Node client: the request, the answer's bytes, no parse), interleaved
+  // with the same request to the canned server (what the round trip and the transfer alone cost)
   const list: number[] = [];
+  const listCanned: number[] = [];
+  let listBytes = 0;
   for (let i = 0; i < 20; i++) {
-    const t = process.hrtime.bigint();
+    let t = process.hrtime.bigint();
     const l = await request(side.sock, 'GET', '/v1.24/containers/json');
-    if (l.json().length < n) throw new Error(`${side.name}: ${l.json().length} listed`);
     list.push(ms(t));
+    if (l.json().length < n) throw new Error(`${side.name}: ${l.json().length} listed`);
+    listBytes = l.body.length;
+    t = process.hrtime.bigint();
+    await request(canned.sock, 'GET', '/v1.24/containers/json');
+    listCanned.push(ms(t));
   }
   // `docker stats --no-stream` against the daemon, interleaved with the same against the canned server (each
   // container's sample answered at once: the CLI's own floor); the rows the CLI gave up on, in the daemon's runs
@@ -414,9 +429,13 @@ async function measureLoaded(
   const publishToReceipt: number[] = [];
   const fromKill: number[] = [];
   const exitToEvent: number[] = [];
+  let fromKillNs = 0n;
+  let lastKilled = '';
   for (let i = 0; i < 5; i++) {
     const id = ids.pop()!;
     const t = nowNs();
+    fromKillNs = t;
+    lastKilled = id;
     await kill(id);
     const r = await subs.receipts(id, 100);
     if (r.at.length < 100) throw new Error(`${side.name}: ${r.at.length} subscribers saw die`);
@@ -431,7 +450,11 @@ async function measureLoaded(
     if (ev) exitToEvent.push(Number(ev - exited) / 1e6);
   }
   subs.close();
-  const plain = await plainFanout(dir);
+  // the daemon's last die event as its subscribers got it: the plain fan-out writes the same line
+  const since = Math.floor(Number(fromKillNs) / 1e9) - 1;
+  const dieLine = (await request(side.sock, 'GET', `/v1.24/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent(JSON.stringify({ event: { die: true }, container: { [lastKilled]: true } }))}`)).text.trim().split('\n').pop()!;
+  if (!dieLine) throw new Error(`${side.name}: no die event to copy`);
+  const plain = await plainFanout(dir, dieLine);
   return {
     containers: n,
     idleRssMB: r1(idle / 1024),
@@ -445,7 +468,10 @@ async function measureLoaded(
     dockerVersionMs: r1(median(floor)),
     // the limit for dockerPsMs: the CLI's `docker ps` of the same N rows from a server that answers at once
     dockerPsAgainstCannedListMs: r1(median(psFloor)),
+    // the API alone: berth's (or the reference's) GET /containers/json, and the same answer from the canned server
     listMs: r1(median(list)),
+    listAgainstCannedMs: r1(median(listCanned)),
+    listKB: r1(listBytes / 1024),
     [`inspect${some.length}AtOnceMs`]: r1(inspectParallel),
     dockerStatsNoStreamMs: r1(median(stats)),
     // the limit for dockerStatsNoStreamMs: the same command against a server answering every sample at once
