@@ -11,9 +11,15 @@ export interface TaskEventHandler {
   closed(): void;
 }
 
-/** Subscribes to the namespace's `/tasks/*` events (and `/images/*` with `images`); cancel() ends the subscription. */
-export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler, opts: { images?: boolean } = {}): { cancel(): void } {
-  const topics = opts.images ? '^/(tasks|images)/' : '^/tasks/';
+/** The topic of berth's own probe events (publishProbe): a subscription that receives one is in effect. */
+export const PROBE_TOPIC = '/berth/probe';
+
+/**
+ * Subscribes to the namespace's `/tasks/*` events (and `/images/*` with `images`, berth's probes with `probe`);
+ * cancel() ends the subscription.
+ */
+export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler, opts: { images?: boolean; probe?: boolean } = {}): { cancel(): void } {
+  const topics = `^/(${['tasks', ...(opts.images ? ['images'] : []), ...(opts.probe ? ['berth'] : [])].join('|')})/`;
   const stream = ctr.raw.events.Subscribe({ filters: [`namespace==${ctr.namespace},topic~="${topics}"`] }, ctr.metadata());
   // grpc-js ends a failed stream with both 'end' and 'error': each subscription reports its close once (twice
   // made every failed subscription two new ones, doubling while containerd was away)
@@ -28,4 +34,15 @@ export function subscribeTaskEvents(ctr: Containerd, h: TaskEventHandler, opts: 
   stream.on('error', close);
   stream.on('end', close);
   return stream;
+}
+
+/**
+ * Publishes an event of berth's own (PROBE_TOPIC, an empty payload) in the namespace: containerd sends it to the
+ * subscriptions registered by then. (containerd sends a Subscribe's response headers only with its first event, so
+ * an open stream alone does not say that the subscription is in effect.)
+ */
+export function publishProbe(ctr: Containerd): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ctr.raw.events.Publish({ topic: PROBE_TOPIC, event: { type_url: 'berth.probe', value: Buffer.alloc(0) } }, ctr.metadata(), { deadline: Date.now() + 5000 }, (err) => (err ? reject(err) : resolve()));
+  });
 }

@@ -42,6 +42,12 @@ export interface Live {
   /** The pid of the run being watched (set after its start event). */
   watchedPid?: number;
   /**
+   * An exit containerd reported before its run was watched (a process that exits at once after Tasks.Start, before
+   * the start has its pid in the record): taken by ContainerMonitor.watchExit for the same pid, forgotten when the
+   * next run's task is made. One at most per container.
+   */
+  pendingExit?: { pid: number; status: number; exitedAt: { seconds: number; nanos: number } };
+  /**
    * The run's process has exited and its exit is being recorded (its output drained): the record still says
    * running, but nothing runs (see ContainerMonitor.recordExitNow; archive operations treat it as stopped).
    */

@@ -1,5 +1,5 @@
-// A container's runs as they end: the exit watcher (containerd's exit event, Tasks.Wait as the fallback) that
-// records each exit once and publishes die exactly once, restart policies with their back-off, OOM reports, and the
+// A container's runs as they end: the exit watcher (containerd's exit events, and its task list after each new event
+// subscription for the exits the stream missed) that records each exit once and publishes die exactly once, restart policies with their back-off, OOM reports, and the
 // reconciliation with what containerd kept while berth was down.
 import type { Containerd } from '../containerd/client';
 import * as fs from 'node:fs';
@@ -7,7 +7,6 @@ import * as taskApi from '../containerd/tasks';
 import * as containerApi from '../containerd/containers';
 import * as snapshotApi from '../containerd/snapshots';
 import { backoffMs } from '../containerd/backoff';
-import { isGrpcNotFound } from '../containerd/errors';
 import type { Logger } from '../log';
 import { InFlight } from '../runtime/inflight';
 import { ContainerIO } from '../runtime/io';
@@ -40,9 +39,14 @@ export interface ContainerMonitorDeps {
   runEnded: (rec: ContainerRecord) => void;
 }
 
-/** After reconcile, when the running tasks' Waits begin (ms), and how many are asked each 10 ms. */
-const RECONCILE_WAITS_AFTER_MS = 500;
-const RECONCILE_WAITS_PER_TURN = 100;
+/** How long berth's start waits for the event subscription to be in effect before it reconciles anyway (ms). */
+const FIRST_SUBSCRIPTION_WAIT_MS = 5000;
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 export class ContainerMonitor {
   private closed = false;
@@ -50,6 +54,12 @@ export class ContainerMonitor {
   private readonly work = new InFlight();
   private readonly sweeps = new Set<NodeJS.Timeout>();
   private failureSweep?: NodeJS.Timeout;
+  /**
+   * berth's start: the first event subscription in effect, which the reconcile's task list waits for (an exit after
+   * it reaches onTaskExit, one before it is in the list); until the list is asked, checkExits only resolves this.
+   */
+  private readonly firstInEffect = deferred();
+  private reattachListed = false;
   /** The start-up's sweep of shims (reattach): restarts by policy wait for it. */
   private swept: Promise<void> = Promise.resolve();
 
@@ -73,52 +83,95 @@ export class ContainerMonitor {
   }
 
   /**
-   * Waits for the task's exit (also after a berth restart), records it, publishes die once, cleans up the task.
-   * With `waitFrom`, containerd's Wait is asked once it resolves: the exit event records an exit before then, and a
-   * Wait asked late still answers (containerd keeps a stopped task's status until berth deletes the task).
+   * Watches the run that just started (or that berth found running at its start) until its exit is reported, then
+   * records it, publishes die once and cleans up the task. Exits are reported by containerd's one event subscription
+   * (onTaskExit) and, for exits the subscription could not carry (it was down, or not yet in effect), by the task list
+   * asked each time a new subscription is in effect (checkExits): containerd keeps a stopped task's status until berth
+   * deletes it, which berth does only after recording the exit. No call is held per container (a pending Tasks.Wait
+   * each was ~19 KB of berthd's memory per running container). An exit reported before this (the run's process
+   * exited before its start had the pid in the record) was kept for the pid and is taken now.
    */
-  watchExit(id: string, waitFrom?: Promise<void>): void {
+  watchExit(id: string): void {
     const live = this.d.live.liveOf(id);
     if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
     const pid = this.d.store.get(id)?.State.Pid ?? 0;
-    live.watchedPid = pid; // from here (after `start` went out) the exit event may record this run's exit
-    void (async () => {
-      if (waitFrom) {
-        await waitFrom;
-        if (this.closed || live.recordedPid === pid) return;
-      }
-      let status = 255;
-      let exitedAt = now();
-      // containerd may restart while the task runs (its shim keeps the task and its exit status): Wait is asked
-      // again, with a back-off, until containerd answers, so an exit during the restart is still recorded and its
-      // die published (the exit event of that moment went to a containerd that was gone).
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const w = await taskApi.wait(this.ctr, id);
-          status = w.exitStatus;
-          const t = fromProtoTime(w.exitedAt);
-          if (t.seconds > 0) exitedAt = t;
-          break;
-        } catch (err) {
-          if (isGrpcNotFound(err)) break;
-          const rec = this.d.store.get(id);
-          if (this.closed || !rec?.State.Running || rec.State.Pid !== pid || live.recordedPid === pid) return;
-          if (attempt === 0) this.d.logger.warn('wait failed; asking again until containerd answers', { id, err: String(err) });
-          await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, 200, 2000)));
-        }
-      }
-      await this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
-    })();
+    live.watchedPid = pid; // from here (after `start` went out) the exit event records this run's exit
+    const early = live.pendingExit;
+    if (early && early.pid === pid) {
+      live.pendingExit = undefined;
+      void this.recordExit(id, early.status, rfc3339Nano(early.exitedAt), pid);
+    }
+  }
+
+  /** A new run's task is being made: an exit kept from an earlier run is not its (pids are reused). */
+  forgetExit(id: string): void {
+    const live = this.d.live.get(id);
+    if (live) live.pendingExit = undefined;
   }
 
   /**
-   * containerd's /tasks/exit event: usually a few ms ahead of the Wait reply, so it records the exit (and die
-   * goes out) first; Wait remains the source when the event stream is down. Only the current run's pid counts.
+   * A task's init process exited (containerd's /tasks/exit, or a stopped task in the list of checkExits). Recorded
+   * when it is the watched run's; kept for its pid when the run is not watched yet (its start has not had the pid in
+   * the record: watchExit takes it); ignored for a run already recorded and for tasks without a record.
    */
   onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void {
     const rec = this.d.store.get(id);
-    if (!rec || !rec.State.Running || !pid || rec.State.Pid !== pid || this.d.live.get(id)?.watchedPid !== pid) return;
-    void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
+    if (!rec || !pid) return;
+    const live = this.d.live.liveOf(id);
+    if (live.recordedPid === pid) return;
+    if (rec.State.Running && rec.State.Pid === pid && live.watchedPid === pid) {
+      void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
+      return;
+    }
+    live.pendingExit = { pid, status, exitedAt };
+  }
+
+  /**
+   * A new containerd event subscription is in effect (an event of its own came through it, EventBridge's probe):
+   * every exit from here on reaches onTaskExit. Those before it that the subscription could not carry (it was down
+   * or not yet in effect: containerd restarted, berth started) are in containerd's task list: a stopped task keeps
+   * its pid and exit status until berth deletes it. A watched run whose task is gone from the list (containerd lost
+   * it with its shim) ended with 255 at the time it was found, as a Wait answered NotFound did. Asked again (with a
+   * back-off) while `current()` says the subscription is still the one in effect; a subscription that closed before
+   * the answer leaves the list to the next one.
+   */
+  async checkExits(current: () => boolean = () => true): Promise<void> {
+    if (!this.reattachListed) {
+      // berth's start: the reconcile's own task list, asked after this, serves (it waits for this first)
+      this.firstInEffect.resolve();
+      return;
+    }
+    for (let attempt = 0; !this.closed && current(); attempt++) {
+      // the runs watched when the list is asked: any other run's task may be made after it (not listed yet)
+      const watched: [string, number][] = [];
+      for (const rec of this.d.store.all()) {
+        const live = this.d.live.get(rec.Id);
+        if (rec.State.Running && live && live.watchedPid === rec.State.Pid && rec.State.Pid && live.recordedPid !== rec.State.Pid) watched.push([rec.Id, rec.State.Pid]);
+      }
+      let tasks: Awaited<ReturnType<typeof taskApi.list>>;
+      try {
+        tasks = await taskApi.list(this.ctr);
+      } catch (err) {
+        if (attempt === 0) this.d.logger.warn('cannot list tasks for the exits the event stream missed; asking again', { err: String(err) });
+        await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, 200, 5000)));
+        continue;
+      }
+      if (this.closed) return;
+      const listed = new Set<string>();
+      for (const t of tasks) {
+        listed.add(t.id);
+        if (t.status === 'STOPPED' && t.pid) this.onTaskExit(t.id, t.pid, t.exit_status, fromProtoTime(t.exited_at));
+      }
+      for (const [id, pid] of watched) {
+        if (listed.has(id)) continue;
+        const rec = this.d.store.get(id);
+        if (rec?.State.Running && rec.State.Pid === pid) {
+          this.d.logger.warn('a running container has no task in containerd; its run ended', { id });
+          void this.recordExit(id, 255, rfc3339Nano(now()), pid);
+        }
+      }
+      return;
+    }
   }
 
   /** Records one run's exit once, whichever source reports it first (not after close()). */
@@ -278,30 +331,26 @@ export class ContainerMonitor {
   }
 
   /**
-   * Re-attaches to what containerd kept while berth was down. The running tasks' Waits (the fallback for a missed
-   * exit event) are asked RECONCILE_WAITS_AFTER_MS after it, RECONCILE_WAITS_PER_TURN every 10 ms: one gRPC call per
-   * container (1,000 of them) would otherwise delay start-up's first answer.
+   * Re-attaches to what containerd kept while berth was down. The running tasks are watched from here; an exit
+   * between this list and the event subscription's taking effect is in the task list checkExits asks then.
    */
   async reconcile(): Promise<void> {
-    let release!: () => void;
-    const reconciled = new Promise<void>((r) => (release = r));
-    const afterStartup = reconciled.then(() => new Promise<void>((r) => setTimeout(r, RECONCILE_WAITS_AFTER_MS)));
-    let waits = 0;
-    const waitSlot = () => afterStartup.then(() => new Promise<void>((r) => setTimeout(r, Math.floor(waits++ / RECONCILE_WAITS_PER_TURN) * 10)));
-    try {
-      await this.reattach(waitSlot);
-    } finally {
-      release();
-    }
+    // (containerd that takes no probe is not waited for long: the list checkExits asks once a subscription is in
+    // effect covers the exits between the two then)
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.firstInEffect.promise, new Promise<void>((r) => (timer = setTimeout(r, FIRST_SUBSCRIPTION_WAIT_MS)))]);
+    clearTimeout(timer);
+    await this.reattach();
   }
 
-  private async reattach(waitSlot: () => Promise<void>): Promise<void> {
+  private async reattach(): Promise<void> {
     // (containerd's list of containers, for the orphans at the end, is asked meanwhile: with 1,000 containers it is
     // the largest answer of the start-up)
     const labelled = containerApi.idsWithLabel(this.ctr, 'berth.name').then(
       (ids) => ({ ids }),
       (err: unknown) => ({ err }),
     );
+    this.reattachListed = true; // from here, a new subscription in effect asks a list of its own
     const tasks = await taskApi.list(this.ctr);
     // A task Create cut short by berth's death leaves a shim containerd forgets (not listed, or soon not): nothing
     // of this berth creates tasks yet, so every shim of no listed task goes now, and those whose Create containerd
@@ -343,7 +392,7 @@ export class ContainerMonitor {
         }
         rec.State.Paused = t.status === 'PAUSED';
         rec.State.Status = rec.State.Paused ? 'paused' : 'running';
-        this.watchExit(rec.Id, waitSlot());
+        this.watchExit(rec.Id);
       } else {
         const code = t ? t.exit_status : 255;
         const at = t ? rfc3339Nano(fromProtoTime(t.exited_at)) : rfc3339Nano(now());

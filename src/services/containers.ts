@@ -231,6 +231,7 @@ export class ContainerService {
       await this.config.mountPluginVolumes(rec);
       const mounts = await this.snapshotMounts(rec.Id);
       live.noTask = false;
+      this.monitor.forgetExit(rec.Id);
       // (the task's create is asked first: the network's plugins start after it went out)
       const task = this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths));
       const net = this.setupNetwork(rec);
@@ -460,6 +461,8 @@ export class ContainerService {
   graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> { return this.config.graphDriverData(rec); }
   update(ref: string, u: HostConfig): Promise<string[]> { return this.config.update(ref, u); }
   onTaskExit(id: string, pid: number, status: number, exitedAt: { seconds: number; nanos: number }): void { this.monitor.onTaskExit(id, pid, status, exitedAt); }
+  /** A new containerd event subscription is in effect: the exits it could not carry are looked for (ContainerMonitor.checkExits). */
+  checkExits(current?: () => boolean): Promise<void> { return this.monitor.checkExits(current); }
   onOOM(id: string): void { this.monitor.onOOM(id); }
   /**
    * What containerd kept while berth was down; then, as the engine's restore does, a removal a SIGKILL interrupted

@@ -161,3 +161,58 @@ test('a start cut short once its running state was written (the task made, never
   d.kill('SIGTERM');
   await exited(d);
 });
+
+// No Tasks.Wait is held per run: exits reach berth through containerd's exit events and, for those no event stream
+// carried (berth was down or not yet subscribed), through the task list asked once a subscription is in effect.
+test('exits while berthd is SIGKILLed, while it starts again and after it: each recorded once with its code; wait, inspect and die', async () => {
+  const gate = fs.mkdtempSync(path.join(os.tmpdir(), 'berthd-gate-'));
+  const since = Math.floor(Date.now() / 1000) - 1;
+  let d = await start();
+  await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage({ tags: ['busybox:latest'] }) });
+  // each exits with its code once its file appears in the bind-mounted folder
+  const run = async (name: string, code: number) => {
+    const c = await request(socket, 'POST', `/v1.24/containers/create?name=${name}`, { body: { Image: 'busybox', Cmd: ['sh', '-c', `while [ ! -e /gate/${name} ]; do sleep 0.02; done; echo bye; exit ${code}`], HostConfig: { NetworkMode: 'none', Binds: [`${gate}:/gate`] } } });
+    expect(c.status).toBe(201);
+    const id = c.json().Id as string;
+    expect((await request(socket, 'POST', `/v1.24/containers/${id}/start`)).status).toBe(204);
+    return { id, pid: (await request(socket, 'GET', `/v1.24/containers/${id}/json`)).json().State.Pid as number, code };
+  };
+  const gone = async (pid: number) => {
+    for (const t0 = Date.now(); fs.existsSync(`/proc/${pid}`) && Date.now() - t0 < 10_000; ) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+  };
+  const down = await run('exitsdown', 3);
+  const during = await run('exitsstarting', 4);
+  const after = await run('exitsafter', 5);
+  const stays = await run('stays', 6);
+  try {
+    d.kill('SIGKILL');
+    await exited(d);
+    fs.writeFileSync(path.join(gate, 'exitsdown'), '');
+    await gone(down.pid);
+    // one exits while the new berthd starts (loads, reconciles, subscribes), one once it answers
+    const starting = start();
+    fs.writeFileSync(path.join(gate, 'exitsstarting'), '');
+    d = await starting;
+    fs.writeFileSync(path.join(gate, 'exitsafter'), '');
+    for (const c of [down, during, after]) {
+      expect((await request(socket, 'POST', `/v1.24/containers/${c.id}/wait`)).json()).toEqual({ Error: null, StatusCode: c.code });
+      expect((await request(socket, 'GET', `/v1.24/containers/${c.id}/json`)).json().State).toMatchObject({ Status: 'exited', Running: false, Pid: 0, ExitCode: c.code });
+    }
+    // (the output of a process that ends while no berth holds its FIFOs is gone with the FIFO's buffer: only the one
+    // that ended once berthd was back is checked)
+    expect((await request(socket, 'GET', `/v1.24/containers/${after.id}/logs?stdout=1`)).body.subarray(8).toString()).toBe('bye\n');
+    expect((await request(socket, 'GET', `/v1.24/containers/${stays.id}/json`)).json().State).toMatchObject({ Status: 'running', Pid: stays.pid });
+    // and one that ends by a kill through the new berthd
+    expect((await request(socket, 'POST', `/v1.24/containers/${stays.id}/kill`)).status).toBe(204);
+    expect((await request(socket, 'POST', `/v1.24/containers/${stays.id}/wait`)).json()).toEqual({ Error: null, StatusCode: 137 });
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const dies = (await request(socket, 'GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent(JSON.stringify({ event: ['die'] }))}`)).text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => [down, during, after, stays].some((c) => c.id === e.id));
+    expect(dies.map((e) => [e.id, e.Actor.Attributes.exitCode]).sort()).toEqual([down, during, after, { ...stays, code: 137 }].map((c) => [c.id, String(c.code)]).sort());
+  } finally {
+    for (const c of [down, during, after, stays]) await request(socket, 'DELETE', `/v1.24/containers/${c.id}?force=1`).catch(() => undefined);
+    d.kill('SIGTERM');
+    await exited(d);
+    fs.rmSync(gate, { recursive: true, force: true });
+  }
+});

@@ -162,6 +162,7 @@ test("containerd SIGKILLed and back: live /events and logs -f carry on; an exit 
   // has exited (berth's own is restarted by its supervisor within 2 s, covered above)
   const ctd = await startPrivateContainerd();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-ctd-live-'));
+  const gate = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-ctd-gate-'));
   const socket = path.join(dir, 'b.sock');
   const config = { ...DEFAULTS, hosts: [`unix://${socket}`], dataRoot: path.join(dir, 'data'), execRoot: path.join(dir, 'exec'), containerd: ctd.address, namespace: 'berth-ctd-live', cgroupParent: '/berth-ctd-live' };
   const daemon = await startDaemon(config, silentLogger());
@@ -187,6 +188,9 @@ test("containerd SIGKILLed and back: live /events and logs -f carry on; an exit 
     logs = followLogs(socket, talker);
     for (const t0 = Date.now(); !logs.text().includes('line 3\n') && Date.now() - t0 < 10_000; ) await new Promise((r) => setTimeout(r, 50));
     const exiter = await create('sleep 1; exit 5');
+    // one that exits as containerd comes back (while berth subscribes again: its file appears right after containerd
+    // is started)
+    const reconnecting = await create(`while [ ! -e /gate/go ]; do sleep 0.01; done; exit 6`, { Binds: [`${gate}:/gate`] });
     const exiterPid = (await request(socket, 'GET', `/v1.24/containers/${exiter}/json`)).json().State.Pid as number;
     kill(ctd.pid);
     await waitGone(ctd.pid);
@@ -199,10 +203,14 @@ test("containerd SIGKILLed and back: live /events and logs -f carry on; an exit 
     const child = spawn('containerd', ['--config', path.join(ctd.dir, 'config.toml')], { detached: true, stdio: 'ignore' });
     child.unref();
     ctd.pid = child.pid!;
+    fs.writeFileSync(path.join(gate, 'go'), '');
     // the exit that happened while containerd was down reaches the stream that was open all along, and wait
     expect(await seen((e) => e.Action === 'die' && e.id === exiter && e.Actor.Attributes.exitCode === '5')).toBe(true);
     expect((await request(socket, 'POST', `/v1.24/containers/${exiter}/wait`)).json()).toEqual({ Error: null, StatusCode: 5 });
     expect((await request(socket, 'GET', `/v1.24/containers/${exiter}/json`)).json().State).toMatchObject({ Running: false, ExitCode: 5 });
+    expect(await seen((e) => e.Action === 'die' && e.id === reconnecting && e.Actor.Attributes.exitCode === '6')).toBe(true);
+    expect((await request(socket, 'POST', `/v1.24/containers/${reconnecting}/wait`)).json()).toEqual({ Error: null, StatusCode: 6 });
+    expect(live.events.filter((e) => e.Action === 'die' && (e.id === reconnecting || e.id === exiter)).length).toBe(2);
     // after it: a new container's start and die, and an OOM kill (known only from containerd's event subscription,
     // which berth opened again) reach the same stream
     const after = await create('exit 3');
@@ -229,6 +237,7 @@ test("containerd SIGKILLed and back: live /events and logs -f carry on; an exit 
     kill(ctd.pid, 'SIGTERM');
     await waitGone(ctd.pid);
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(gate, { recursive: true, force: true });
     fs.rmSync(ctd.dir, { recursive: true, force: true });
     // the containers' (now empty) cgroup parent
     for (const ctl of fs.existsSync('/sys/fs/cgroup') ? fs.readdirSync('/sys/fs/cgroup') : []) {

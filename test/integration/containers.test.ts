@@ -182,6 +182,36 @@ describe('container lifecycle against real containerd', () => {
     await b.request('DELETE', `/v1.24/containers/${quits}`);
   });
 
+  // berth holds no Tasks.Wait per run: an exit is reported by containerd's exit event, which for a process that ends
+  // at once can arrive before the start has the run's pid (kept for the pid until the run is watched).
+  test('processes that exit at once (true, exit 3), 16 started together: each exit recorded once, wait and die carry its code, output kept', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const cmds = Array.from({ length: 16 }, (_, i) => (i % 2 ? ['true'] : ['sh', '-c', `echo quick${i}; exit 3`]));
+    const ids = await Promise.all(cmds.map((Cmd) => create({ Cmd, HostConfig: { NetworkMode: 'none' } })));
+    const waits = ids.map(async (id) => {
+      expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+      return (await post(`/v1.24/containers/${id}/wait`)).json();
+    });
+    const codes = await Promise.all(waits);
+    expect(codes).toEqual(cmds.map((c) => ({ StatusCode: c[0] === 'true' ? 0 : 3, Error: null })));
+    for (const [i, id] of ids.entries()) {
+      expect((await inspect(id)).State).toEqual(expect.objectContaining({ Status: 'exited', Running: false, Pid: 0, ExitCode: i % 2 ? 0 : 3 }));
+      if (i % 2 === 0) {
+        const out = new FrameDecoder().push((await b.request('GET', `/v1.24/containers/${id}/logs?stdout=1`)).body);
+        expect(out.map((f) => f.payload.toString()).join('')).toBe(`quick${i}\n`);
+      }
+    }
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const dies = (await b.request('GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent(JSON.stringify({ event: ['die'] }))}`)).text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => ids.includes(e.id));
+    expect(dies.map((e) => [e.id, e.Actor.Attributes.exitCode]).sort()).toEqual(ids.map((id, i) => [id, i % 2 ? '0' : '3']).sort());
+    // each run once more: a new run's exit is not taken for the last one's
+    for (const [i, id] of ids.slice(0, 4).entries()) {
+      expect((await post(`/v1.24/containers/${id}/start`)).status).toBe(204);
+      expect((await post(`/v1.24/containers/${id}/wait`)).json().StatusCode).toBe(i % 2 ? 0 : 3);
+    }
+    for (const id of ids) expect((await b.request('DELETE', `/v1.24/containers/${id}`)).status).toBe(204);
+  });
+
   test('a failed start leaks nothing and reports the runtime error', async () => {
     const id = await create({ Cmd: ['/no/such/binary'] }, 'broken');
     const r = await post(`/v1.24/containers/${id}/start`);

@@ -127,3 +127,50 @@ test('image changes: watched once the stream is open, each /images/ event and ea
   bridge.close();
   expect(imageApi.generation(ctr)).toBeUndefined();
 });
+
+// A subscription is known to be in effect only once an event came through it (containerd sends a Subscribe's headers
+// with its first event): the bridge publishes a probe of its own until one arrives, then tells onInEffect (berth then
+// lists the tasks for the exits the stream could not carry), once per subscription.
+test('a new subscription: probes until an event arrives, then onInEffect once; again after a reconnect', async () => {
+  const { ctr, streams } = fakeContainerd();
+  const published: number[] = [];
+  (ctr.raw.events as unknown as { Publish: unknown }).Publish = (req: { topic: string }, _md: unknown, _o: unknown, cb: (err: Error | null) => void) => {
+    expect(req.topic).toBe('/berth/probe');
+    published.push(Date.now());
+    cb(null);
+  };
+  const inEffect: (() => boolean)[] = [];
+  const bridge = new EventBridge(ctr, { onOOM: () => undefined, onInEffect: (current) => inEffect.push(current) }, silentLogger());
+  bridge.start();
+  const flush = async (ms: number) => {
+    for (let t = 0; t < ms; t += 50) {
+      await Promise.resolve();
+      jest.advanceTimersByTime(50);
+      await Promise.resolve();
+    }
+  };
+  await flush(1000);
+  // at once, then 100, 200, 400 ms later (the Publishes containerd handled before the subscription was registered)
+  expect(published.length).toBeGreaterThanOrEqual(3);
+  expect(published.length).toBeLessThanOrEqual(5);
+  expect(inEffect).toEqual([]);
+  streams[0].emit('metadata', {});
+  streams[0].emit('data', { topic: '/berth/probe', event: { type_url: 'berth.probe', value: Buffer.alloc(0) } });
+  streams[0].emit('data', { topic: '/berth/probe', event: { type_url: 'berth.probe', value: Buffer.alloc(0) } });
+  expect(inEffect.length).toBe(1);
+  expect(inEffect[0]()).toBe(true);
+  const n = published.length;
+  await flush(5000);
+  expect(published.length).toBe(n); // no probe once in effect
+  // containerd restarts: the subscription closes, the next one probes again and is told once it is in effect
+  refuse(streams[0]);
+  expect(inEffect[0]()).toBe(false);
+  await flush(600);
+  expect(streams.length).toBe(2);
+  expect(published.length).toBeGreaterThan(n);
+  streams[1].emit('data', { topic: '/tasks/exit', event: { type_url: 'x', value: Buffer.alloc(0) } });
+  expect(inEffect.length).toBe(2);
+  expect(inEffect[1]()).toBe(true);
+  bridge.close();
+  expect(inEffect[1]()).toBe(false);
+});
