@@ -44,9 +44,10 @@ export interface Live {
   /**
    * An exit containerd reported before its run was watched (a process that exits at once after Tasks.Start, before
    * the start has its pid in the record): taken by ContainerMonitor.watchExit for the same pid, forgotten when the
-   * next run's task is made. One at most per container.
+   * next run's task is made. By pid: a late report of an earlier run (a task list answered after that run was
+   * recorded) does not push this run's out. A few at most per container.
    */
-  pendingExit?: { pid: number; status: number; exitedAt: { seconds: number; nanos: number } };
+  pendingExits?: { pid: number; status: number; exitedAt: { seconds: number; nanos: number } }[];
   /**
    * The run's process has exited and its exit is being recorded (its output drained): the record still says
    * running, but nothing runs (see ContainerMonitor.recordExitNow; archive operations treat it as stopped).

@@ -39,6 +39,9 @@ export interface ContainerMonitorDeps {
   runEnded: (rec: ContainerRecord) => void;
 }
 
+/** Exits kept per container for runs not watched yet (Live.pendingExits): the newest. */
+const PENDING_EXITS_KEPT = 4;
+
 /** How long berth's start waits for the event subscription to be in effect before it reconciles anyway (ms). */
 const FIRST_SUBSCRIPTION_WAIT_MS = 5000;
 
@@ -96,9 +99,9 @@ export class ContainerMonitor {
     if (!live.exited) live.exited = new Promise((r) => (live.exitResolve = r));
     const pid = this.d.store.get(id)?.State.Pid ?? 0;
     live.watchedPid = pid; // from here (after `start` went out) the exit event records this run's exit
-    const early = live.pendingExit;
-    if (early && early.pid === pid) {
-      live.pendingExit = undefined;
+    const early = live.pendingExits?.find((e) => e.pid === pid);
+    if (early) {
+      live.pendingExits = undefined;
       void this.recordExit(id, early.status, rfc3339Nano(early.exitedAt), pid);
     }
   }
@@ -106,7 +109,7 @@ export class ContainerMonitor {
   /** A new run's task is being made: an exit kept from an earlier run is not its (pids are reused). */
   forgetExit(id: string): void {
     const live = this.d.live.get(id);
-    if (live) live.pendingExit = undefined;
+    if (live) live.pendingExits = undefined;
   }
 
   /**
@@ -123,7 +126,10 @@ export class ContainerMonitor {
       void this.recordExit(id, status, rfc3339Nano(exitedAt), pid);
       return;
     }
-    live.pendingExit = { pid, status, exitedAt };
+    const kept = (live.pendingExits ??= []);
+    if (kept.some((e) => e.pid === pid)) return;
+    kept.push({ pid, status, exitedAt });
+    if (kept.length > PENDING_EXITS_KEPT) kept.shift();
   }
 
   /**
