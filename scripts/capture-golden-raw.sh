@@ -3,9 +3,8 @@
 # /work/shared/reference.md says): requests whose path or query holds an invalid %-escape, written byte for byte to
 # the socket (an HTTP client library would refuse or re-encode them). For each, the answer's status, the headers a
 # client acts on (Content-Type, Connection) and the body are kept. test/integration/golden-raw.test.ts replays the
-# same bytes against berth. (An invalid escape in the query is answered per route by the reference: a 400 "invalid URL
-# escape" where the handler parses its form, the answer as without it elsewhere; berth does not follow that yet, and
-# it is not captured here.)
+# same bytes against berth. An invalid query is answered per route by the reference: a 400 with Go's ParseForm error
+# where the handler parses its form first (src/http/form.ts), the answer as without the pair elsewhere.
 #
 #   bash scripts/capture-golden-raw.sh /path/to/docker.sock [outdir]
 set -euo pipefail
@@ -23,6 +22,17 @@ const REQUESTS = [
   { name: 'an invalid escape in the path, v1.24', target: '/v1.24/containers/%ZZ/json' },
   { name: 'a lone % in the path', target: '/v1.24/images/%/json' },
   { name: 'an invalid escape in a lean route (stats)', target: '/v1.24/containers/%ZZ/stats?stream=0' },
+  // the query: a 400 with Go's ParseForm error where the handler parses its form, else the pair is dropped
+  { name: 'a query escape, a handler that parses its form', target: '/v1.24/containers/json?all=%ZZ' },
+  { name: 'a short escape at the end of the query', target: '/v1.24/containers/json?a=%2' },
+  { name: 'two bad escapes: the first is answered', target: '/v1.24/containers/json?all=%ZZ&b=%YY' },
+  { name: 'a bad escape then a semicolon: the semicolon is answered', target: '/v1.24/containers/json?%ZZ=1&all=1;x=2' },
+  { name: 'a semicolon in the query of the logs', target: '/v1.24/containers/nonexist/logs?stdout=1;stderr=1' },
+  { name: 'a bad escape in the query of a volume list', target: '/v1.24/volumes?filters=%Z' },
+  { name: 'a bad escape in the query of the stats (the lean route)', target: '/v1.24/containers/nonexist/stats?stream=%ZZ' },
+  { name: 'a semicolon in the query of the stats (the lean route)', target: '/v1.24/containers/nonexist/stats?stream=0;x=1' },
+  { name: 'a bad escape in the query of an inspect: the pair is dropped', target: '/v1.24/containers/nonexist/json?size=%ZZ' },
+  { name: 'a bad escape in the query of an image inspect: the pair is dropped', target: '/v1.24/images/nonexist/json?x=%ZZ' },
 ];
 
 function raw(target) {

@@ -13,6 +13,8 @@ import { ConcurrencyGate, ConcurrencyLimits, DEFAULT_CONCURRENCY } from './limit
 import type { Authorizer } from '../types/authz';
 import { runAuthorized } from './authz';
 import { withAnswerHold } from './answer';
+import { parsesForm } from './form';
+import { goQuery } from '../translate/request/query';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
 
@@ -22,6 +24,8 @@ export interface ApiRequest extends Request {
   hijackable?: { socket: Socket; head: Buffer };
   /** Set by hijack(): the app must not touch the response any more. */
   hijacked?: boolean;
+  /** Go's ParseForm error for the query (translate/request/query.ts), answered on the routes that parse it (form.ts). */
+  formError?: string;
 }
 
 export type Handler = (req: ApiRequest, res: Response) => Promise<void> | void;
@@ -169,6 +173,20 @@ export function createApp(opts: AppOptions): express.Express {
     next();
   });
 
+  // The query as the engine's Go reads it: the pairs Go drops (an invalid %-escape, a ';') are left out of req.query,
+  // and ParseForm's error is kept for the routes whose handler answers it (form.ts).
+  const parseQuery = app.get('query parser fn') as (s: string) => unknown;
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const q = req.url.indexOf('?');
+    if (q < 0) return next();
+    const g = goQuery(req.url.slice(q + 1));
+    if (g.error) {
+      (req as ApiRequest).formError = g.error;
+      Object.defineProperty(req, 'query', { value: parseQuery(g.kept), writable: true, configurable: true, enumerable: true });
+    }
+    next();
+  });
+
   const gate = new ConcurrencyGate(opts.concurrency ?? DEFAULT_CONCURRENCY);
   app.use(gate.middleware((res, err, req) => writeError(res, err, (req as ApiRequest).apiVersion)));
 
@@ -177,8 +195,10 @@ export function createApp(opts: AppOptions): express.Express {
       const r = req as ApiRequest;
       for (const [k, val] of Object.entries(commonHeaders)) res.setHeader(k, val);
       try {
-        if (opts.authorizer?.enabled()) await runAuthorized(opts.authorizer, r, res, () => route.handler(r, res), opts.logger);
-        else await route.handler(r, res);
+        // (as the engine's handler: its ParseForm comes after the authorization plugin's say)
+        const run = () => (r.formError && parsesForm(req.method, req.path) ? Promise.reject(invalidParameter(r.formError)) : route.handler(r, res));
+        if (opts.authorizer?.enabled()) await runAuthorized(opts.authorizer, r, res, run, opts.logger);
+        else await run();
       } catch (err) {
         if (r.hijacked) {
           opts.logger?.debug('error after hijack', { err: String(err), path: req.path });
@@ -248,7 +268,7 @@ function failRequest(res: ServerResponse, err: unknown, version: string, logger:
 }
 
 const LEAN_URL = /^\/v([0-9]+\.[0-9]+)(\/[^?]*)(?:\?(.*))?$/;
-const LEAN_QUERY_PAIR = /^([A-Za-z0-9_.-]+)=([^%+[\]]*)$/;
+const LEAN_QUERY_PAIR = /^([A-Za-z0-9_.-]+)=([^%+[\];]*)$/;
 
 /** The lean route a request takes, with its version, parameters and query; undefined: express answers it. */
 function matchLean(routes: LeanRoute[], req: IncomingMessage): { route: LeanRoute; version: string; params: string[]; query: Record<string, string | undefined> } | undefined {

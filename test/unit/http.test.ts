@@ -65,8 +65,9 @@ describe('versioned HTTP plumbing', () => {
       const r = await req('GET', path);
       expect([path, r.status, r.headers['content-type'], r.headers['connection'], r.text]).toEqual([path, 400, 'text/plain; charset=utf-8', 'close', '400 Bad Request']);
     }
-    // a bad escape in the query is the handler's business (Go keeps the raw query)
-    expect(JSON.parse((await req('GET', '/v1.24/echo/x%41?all=%ZZ')).text)).toEqual({ id: 'xA', v: '1.24', all: true, n: 7 });
+    // a bad escape in the query is the handler's business: a route whose engine handler does not parse its form
+    // first never sees the pair (Go's ParseQuery drops it; golden-raw.test has the routes that answer 400)
+    expect(JSON.parse((await req('GET', '/v1.24/echo/x%41?all=%ZZ')).text)).toEqual({ id: 'xA', v: '1.24', all: false, n: 7 });
     expect((await req('GET', '/v1.24/echo/ok')).status).toBe(200);
   });
 
