@@ -15,7 +15,7 @@
 // interleaved with the first: before/after figures from one run. BENCH_KINDS=berthNone,baseNone,ctrRun (say) runs
 // only those kinds (of berthNone, berthBridge, baseNone, baseBridge, ctrRun, ctrSeccomp, refNone, refBridge,
 // cliFloor; the 40 runs 8
-// at a time follow: berth, base, ctrRun, ref, cliFloor; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
+// at a time follow: berth, base, ctrRun, ctrSeccomp, ref, cliFloor; 0 rounds skips them). BENCH_TRACE=<file> preloads bench/trace.ts into the
 // first berthd: a timeline of its requests, containerd calls, commands and fsyncs (bench/trace-summary.ts sums it).
 // BENCH_CPUPROF=<dir> runs the first berthd with --cpu-prof into that folder (written when it stops; trace-summary.ts
 // --cpuprof sums it by origin; with BENCH_TRACE, the runs' part is in the JSON; BENCH_CPUPROF_US: the interval).
@@ -23,7 +23,8 @@
 // node's flags: BERTH_BASE_DIST=dist).
 // As root with cgroup v1, the CPU of every run is counted exactly by component (bench/cpu-census.ts startAccounting):
 // the client (docker CLI or ctr), berthd's main thread, its other threads, its helpers, containerd with its shims
-// and runc, and the container (`cpuMsPerRun`, `parallel40x8CpuMsPerRun`).
+// and runc, and the container (`cpuMsPerRun`, `parallel40x8CpuMsPerRun`; a BERTH_BASE_DIST berthd is started by
+// this process and counts as client: compare the two berthds by berthCpuMsPerRun and baseCpuMsPerRun).
 // Run: npm run bench:cli [samples] [rounds]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -234,7 +235,7 @@ async function main(): Promise<void> {
         if (acct && a0) (cpu[k] ??= []).push(acct.perRun(a0, acct.read()));
       }
     // (b) 40 runs, 8 at a time
-    const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}), ...(kinds.cliFloor ? { cliFloor: kinds.cliFloor } : {}) };
+    const par: Record<string, () => Promise<number>> = { ...(kinds.berthNone ? { berth: kinds.berthNone } : {}), ...(kinds.baseNone ? { base: kinds.baseNone } : {}), ...(kinds.ctrRun ? { ctrRun } : {}), ...(kinds.ctrSeccomp ? { ctrSeccomp } : {}), ...(kinds.refNone ? { ref: kinds.refNone } : {}), ...(kinds.cliFloor ? { cliFloor: kinds.cliFloor } : {}) };
     const p: Record<string, number[]> = Object.fromEntries(Object.keys(par).map((k) => [k, []]));
     const berthCpu40: number[] = [];
     const cpu40: Record<string, Record<string, number>[]> = {};
@@ -279,7 +280,7 @@ async function main(): Promise<void> {
       // berthd's main thread in those runs (BENCH_CPUPROF with BENCH_TRACE, which gives the clock): self time per run
       // by origin, written when berthd stops (below)
       parallel40x8Ms: Object.fromEntries(Object.keys(p).map((k) => [k, r1(median(p[k]))])),
-      parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },
+      parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ctrSeccomp ? { berthOverCtrSeccomp: r2(median(p.berth) / median(p.ctrSeccomp)) } : {}), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },
       parallel40x8Rounds: Object.fromEntries(Object.keys(p).map((k) => [k, p[k].map(r1)])),
       berthCpuMsPer40: r1(median(berthCpu40)),
       ...(acct ? { parallel40x8CpuMsPerRun: Object.fromEntries(Object.entries(cpu40).map(([k, xs]) => [k, medianCensus(xs)])) } : {}),
