@@ -253,6 +253,41 @@ function descendants(pid: number): number[] {
   return out;
 }
 
+/**
+ * The groups of benches that were killed before their clean-up (`berth-acct-<pid>` of a process gone), removed once
+ * empty (what still runs in one, a shim say, is moved to the root group first).
+ */
+function removeStaleGroups(): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(CPUACCT).filter((n) => /^berth-acct-\d+$/.test(n));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const pid = Number(n.slice('berth-acct-'.length));
+    try {
+      process.kill(pid, 0);
+      continue; // (its bench still runs)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    for (const g of ['/client', '/berthd', '/containerd', '']) {
+      for (const p of (read(`${CPUACCT}/${n}${g}/cgroup.procs`) ?? '').split('\n').filter(Boolean))
+        try {
+          fs.writeFileSync(`${CPUACCT}/cgroup.procs`, p);
+        } catch {
+          /* gone */
+        }
+      try {
+        fs.rmdirSync(`${CPUACCT}/${n}${g}`);
+      } catch {
+        /* not there, or busy: left for the next bench */
+      }
+    }
+  }
+}
+
 export interface Accounting {
   /** Moves a process, and the processes it has started, into a group (its later children follow by themselves). */
   add(group: 'client' | 'berthd' | 'containerd', pid: number): void;
@@ -272,6 +307,7 @@ export function startAccounting(o: { tag: string; berthPid?: () => number | unde
   const root = `${CPUACCT}/berth-acct-${o.tag}`;
   const home = (read('/proc/self/cgroup') ?? '').split('\n').find((l) => /^\d+:([^:]*,)?cpuacct(,[^:]*)?:/.test(l))?.split(':')[2];
   if (home === undefined || !fs.existsSync(`${CPUACCT}/cpuacct.usage`)) return undefined;
+  removeStaleGroups();
   try {
     for (const g of ['', '/client', '/berthd', '/containerd']) fs.mkdirSync(`${root}${g}`, { recursive: true });
   } catch {
