@@ -232,7 +232,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   // Task FIFOs are made ahead, many per mkfifo(1) run, beside the containers' FIFO folders (renamed into place).
   const fifos = new FifoPool(path.join(config.execRoot, 'fifo', '.pool'));
   const containers = new ContainerService({ ctr, images, store, events, logger, execRoot: config.execRoot, containerdState: containerdStateDir(address, supervisor?.paths.state), cgroupParent: cgroups.parent, systemdCgroup: cgroups.driver === 'systemd', volumes, networking, fifos: fifos.make, logDefaults: { Type: config.logDriver, Config: config.logOpts }, defaultUlimits: config.defaultUlimits });
-  const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at), onInEffect: (current) => void containers.checkExits(current) }, logger);
+  const bridge = new EventBridge(ctr, { onOOM: (id) => containers.onOOM(id), onExit: (id, pid, status, at) => containers.onTaskExit(id, pid, status, at), onInEffect: (current) => void containers.checkExits(current).catch((err) => logger.warn('cannot look for the exits the event stream missed', { err: String(err) })) }, logger);
   bridge.start();
   ctr.onReady(() => bridge.kick());
   // What interrupted operations left: their temporary snapshots (a commit's view of a container's init layer, a
