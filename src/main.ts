@@ -7,6 +7,7 @@ import { StartError } from './http/listeners';
 import { BERTH_VERSION } from './version';
 import { API_NICE, raiseApiThread } from './runtime/priority';
 import { steadyJit } from './runtime/jit';
+import { compactHeapSoon } from './runtime/heap';
 
 async function main(): Promise<void> {
   let parsed;
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => void daemon.reload());
   // start-up is over: the optimizing compiler's usual budget from here on (runtime/jit.ts)
   steadyJit();
+  // and start-up's garbage given back now rather than ~8 s later (runtime/heap.ts)
+  compactHeapSoon();
   logger.info('berth is ready', { version: BERTH_VERSION });
 }
 
