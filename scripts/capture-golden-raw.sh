@@ -5,6 +5,7 @@
 # client acts on (Content-Type, Connection) and the body are kept. test/integration/golden-raw.test.ts replays the
 # same bytes against berth. An invalid query is answered per route by the reference: a 400 with Go's ParseForm error
 # where the handler parses its form first (src/http/form.ts), the answer as without the pair elsewhere.
+# test/golden/raw/forms.json: urlencoded POST bodies, which Go's ParseForm reads into the same form, ahead of the query.
 #
 #   bash scripts/capture-golden-raw.sh /path/to/docker.sock [outdir]
 set -euo pipefail
@@ -35,12 +36,34 @@ const REQUESTS = [
   { name: 'a bad escape in the query of an image inspect: the pair is dropped', target: '/v1.24/images/nonexist/json?x=%ZZ' },
 ];
 
-function raw(target) {
+// A urlencoded body is part of the form on the routes that parse it (POST, PUT, PATCH); its values come first.
+const FORM = 'application/x-www-form-urlencoded';
+const FORMS = [
+  { name: 'a signal in a form body', target: '/v1.24/containers/nonexist/kill', contentType: FORM, body: 'signal=BOGUS' },
+  { name: 'the body comes before the query', target: '/v1.24/containers/nonexist/kill?signal=BOGUS3', contentType: FORM, body: 'signal=BOGUS2' },
+  { name: 'an invalid escape in the body', target: '/v1.24/containers/nonexist/kill', contentType: FORM, body: 'signal=%ZZ' },
+  { name: 'an invalid escape in the query beside a body', target: '/v1.24/containers/nonexist/kill?signal=%ZZ', contentType: FORM, body: 'signal=BOGUS2' },
+  { name: 'an escape error in the body comes before one in the query', target: '/v1.24/containers/nonexist/kill?x=1;y=2', contentType: FORM, body: 'signal=%YY' },
+  { name: 'a semicolon in the body', target: '/v1.24/containers/nonexist/kill?signal=BOGUS3', contentType: FORM, body: 'x=1;y=2' },
+  { name: 'the media type is case-insensitive, its parameters ignored', target: '/v1.24/containers/nonexist/kill', contentType: 'Application/X-WWW-Form-Urlencoded; charset=utf-8', body: 'signal=BOGUS4' },
+  { name: 'an escaped value in the body', target: '/v1.24/containers/nonexist/kill', contentType: FORM, body: 'signal=SIG%2BX+Y' },
+  { name: 'another content type: the body is not the form', target: '/v1.24/containers/nonexist/kill', contentType: 'text/plain', body: 'signal=BOGUS' },
+  { name: 'pause parses its form as well', target: '/v1.24/containers/nonexist/pause', contentType: FORM, body: 'signal=%ZZ' },
+  { name: 'a JSON route given a form body', target: '/v1.24/containers/create', contentType: FORM, body: '{"Image":"busybox"}' },
+  { name: 'a form body over 10 MiB', target: '/v1.24/containers/nonexist/kill?signal=BOGUS5', contentType: FORM, bodyRepeat: { text: 'a', count: 11000000 } },
+].map((r) => ({ ...r, method: 'POST' }));
+
+function bodyOf(r) {
+  return r.bodyRepeat ? r.bodyRepeat.text.repeat(r.bodyRepeat.count) : r.body;
+}
+
+function raw(target, r = {}) {
   return new Promise((resolve, reject) => {
     const c = net.connect(sock);
     const chunks = [];
     c.on('data', (d) => chunks.push(d));
-    c.on('error', reject);
+    // (the reference stops reading a form body over 10 MiB, answers and closes: the rest of the write fails)
+    c.on('error', (e) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
     // (the reference closes after these answers; a keep-alive answer is cut after 1 s)
     const timer = setTimeout(() => c.destroy(), 1000);
     c.on('close', () => {
@@ -51,7 +74,9 @@ function raw(target) {
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
       resolve({ status: Number(statusLine.split(' ')[1]), contentType: headers['content-type'] ?? null, connection: headers['connection'] ?? null, body: rest.join('\r\n\r\n') });
     });
-    c.write(`GET ${target} HTTP/1.1\r\nHost: docker\r\n\r\n`);
+    const body = bodyOf(r);
+    if (body === undefined) c.write(`GET ${target} HTTP/1.1\r\nHost: docker\r\n\r\n`);
+    else c.write(`${r.method} ${target} HTTP/1.1\r\nHost: docker\r\nContent-Type: ${r.contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
 }
 
@@ -60,6 +85,13 @@ function raw(target) {
   for (const r of REQUESTS) answers.push({ name: r.name, request: { method: 'GET', target: r.target }, ...(await raw(r.target)) });
   const doc = { engine: 'Docker Engine 20.10 (scripts/capture-golden-raw.sh)', capturedAt: new Date().toISOString(), answers };
   fs.writeFileSync(path.join(out, 'escapes.json'), JSON.stringify(doc, null, 2) + '\n');
+  const forms = [];
+  for (const r of FORMS) {
+    const { name, method, target, contentType, body, bodyRepeat } = r;
+    forms.push({ name, request: { method, target, contentType, ...(bodyRepeat ? { bodyRepeat } : { body }) }, ...(await raw(target, r)) });
+  }
+  const formDoc = { engine: 'Docker Engine 20.10 (scripts/capture-golden-raw.sh)', capturedAt: new Date().toISOString(), answers: forms };
+  fs.writeFileSync(path.join(out, 'forms.json'), JSON.stringify(formDoc, null, 2) + '\n');
 })().catch((e) => {
   console.error(e);
   process.exit(1);

@@ -13,7 +13,7 @@ import { ConcurrencyGate, ConcurrencyLimits, DEFAULT_CONCURRENCY } from './limit
 import type { Authorizer } from '../types/authz';
 import { runAuthorized } from './authz';
 import { withAnswerHold } from './answer';
-import { parsesForm } from './form';
+import { parsesForm, readFormBody, wantsFormBody } from './form';
 import { goQuery } from '../translate/request/query';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'head';
@@ -176,13 +176,33 @@ export function createApp(opts: AppOptions): express.Express {
   // The query as the engine's Go reads it: the pairs Go drops (an invalid %-escape, a ';') are left out of req.query,
   // and ParseForm's error is kept for the routes whose handler answers it (form.ts).
   const parseQuery = app.get('query parser fn') as (s: string) => unknown;
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  // On those routes a urlencoded POST body is part of the form as well, its values ahead of the query's.
+  const setQuery = (req: Request, kept: string) =>
+    Object.defineProperty(req, 'query', { value: parseQuery(kept), writable: true, configurable: true, enumerable: true });
+  app.use((req: Request, res: Response, next: NextFunction) => {
     const q = req.url.indexOf('?');
+    const raw = q < 0 ? '' : req.url.slice(q + 1);
+    const r = req as ApiRequest;
+    if (!r.hijackable && wantsFormBody(req.method, req.headers) && parsesForm(req.method, req.path)) {
+      readFormBody(req).then(({ bytes, tooLarge }) => {
+        // (the bytes are still the handler's to read, once, as after the authorization plugins' look)
+        (req as Request & { bufferedBody?: Buffer }).bufferedBody = bytes;
+        // (Go stops reading such a body, answers, and closes the connection)
+        if (tooLarge) res.setHeader('Connection', 'close');
+        const post = tooLarge ? { kept: '', error: 'http: POST too large' } : goQuery(bytes.toString('utf8'));
+        const g = goQuery(raw);
+        const error = post.error ?? g.error;
+        if (error) r.formError = error;
+        setQuery(req, [post.kept, g.kept].filter((s) => s !== '').join('&'));
+        next();
+      }, next);
+      return;
+    }
     if (q < 0) return next();
-    const g = goQuery(req.url.slice(q + 1));
+    const g = goQuery(raw);
     if (g.error) {
-      (req as ApiRequest).formError = g.error;
-      Object.defineProperty(req, 'query', { value: parseQuery(g.kept), writable: true, configurable: true, enumerable: true });
+      r.formError = g.error;
+      setQuery(req, g.kept);
     }
     next();
   });

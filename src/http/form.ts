@@ -42,3 +42,34 @@ export const FORM_ROUTES: readonly FormRoute[] = [
 export function parsesForm(method: string, path: string): boolean {
   return FORM_ROUTES.some(([m, p]) => m === method && p.test(path));
 }
+
+/** Go's maxFormSize: a urlencoded body longer than this is refused by ParseForm. */
+export const MAX_FORM_BODY = 10 << 20;
+
+/**
+ * Whether ParseForm reads this request's body as a form too: a POST, PUT or PATCH with a urlencoded Content-Type
+ * (its media type, case-insensitive, parameters ignored) and a body.
+ */
+export function wantsFormBody(method: string, headers: Record<string, string | string[] | undefined>): boolean {
+  if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return false;
+  const ct = headers['content-type'];
+  if (typeof ct !== 'string' || ct.split(';')[0].trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false;
+  const te = headers['transfer-encoding'];
+  return (te !== undefined && te !== '') || Number(headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * Reads a form body as ParseForm does: at most MAX_FORM_BODY bytes are kept; `tooLarge` when there are more (Go then
+ * parses none of it). The rest is read and dropped, so the answer can still be written on the connection. The bytes
+ * kept are returned either way, to be handed on to the handler.
+ */
+export async function readFormBody(body: AsyncIterable<Buffer>): Promise<{ bytes: Buffer; tooLarge: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of body) {
+    if (size > MAX_FORM_BODY) continue;
+    chunks.push(c);
+    size += c.length;
+  }
+  return { bytes: Buffer.concat(chunks), tooLarge: size > MAX_FORM_BODY };
+}

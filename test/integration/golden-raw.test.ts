@@ -1,7 +1,8 @@
 // berth against the reference engine's answers to requests no HTTP client library sends as they are: an invalid
 // %-escape in the path or the query, a ';' in the query (test/golden/raw/escapes.json, captured from Docker Engine 20.10 by
 // scripts/capture-golden-raw.sh). The same bytes go to berth's socket; the status, Content-Type, Connection and body
-// must be the reference's.
+// must be the reference's. test/golden/raw/forms.json: urlencoded POST bodies, part of the form where Go's ParseForm
+// reads them.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -10,17 +11,20 @@ import { berthWithBusybox } from '../helpers/suite';
 
 interface RawAnswer {
   name: string;
-  request: { method: string; target: string };
+  request: { method: string; target: string; contentType?: string; body?: string; bodyRepeat?: { text: string; count: number } };
   status: number;
   contentType: string | null;
   connection: string | null;
   body: string;
 }
 
-const golden = JSON.parse(fs.readFileSync(path.join(__dirname, '../golden/raw/escapes.json'), 'utf8')) as { answers: RawAnswer[] };
+const load = (name: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../golden/raw', name), 'utf8')) as { answers: RawAnswer[] };
+const golden = load('escapes.json');
+const forms = load('forms.json');
 
 /** One request written as it is; the answer read until the server closes, or until a whole answer came (keep-alive). */
-function raw(socket: string, method: string, target: string): Promise<Omit<RawAnswer, 'name' | 'request'>> {
+function raw(socket: string, request: RawAnswer['request']): Promise<Omit<RawAnswer, 'name' | 'request'>> {
+  const { method, target } = request;
   return new Promise((resolve, reject) => {
     const c = net.connect(socket);
     const chunks: Buffer[] = [];
@@ -50,7 +54,9 @@ function raw(socket: string, method: string, target: string): Promise<Omit<RawAn
       if (!done) reject(new Error(`no whole answer to ${method} ${target}`));
     });
     c.on('error', reject);
-    c.write(`${method} ${target} HTTP/1.1\r\nHost: docker\r\n\r\n`);
+    const body = request.bodyRepeat ? request.bodyRepeat.text.repeat(request.bodyRepeat.count) : request.body;
+    if (body === undefined) c.write(`${method} ${target} HTTP/1.1\r\nHost: docker\r\n\r\n`);
+    else c.write(`${method} ${target} HTTP/1.1\r\nHost: docker\r\nContent-Type: ${request.contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
 }
 
@@ -62,11 +68,20 @@ beforeAll(() => {
 
 describe('requests with invalid %-escapes answer as the reference engine does', () => {
   test.each(golden.answers.map((a) => [a.name, a] as const))('%s', async (_name, a) => {
-    const got = await raw(b.socket, a.request.method, a.request.target);
+    const got = await raw(b.socket, a.request);
     // (Node names keep-alive, which HTTP/1.1 means without the header; Go leaves it out)
     const connection = got.connection === 'keep-alive' ? null : got.connection;
     expect({ ...got, connection }).toEqual({ status: a.status, contentType: a.contentType, connection: a.connection, body: a.body });
     // and berth keeps serving
+    expect((await b.request('GET', '/_ping')).status).toBe(200);
+  });
+});
+
+describe('urlencoded POST bodies are part of the form as the reference reads them', () => {
+  test.each(forms.answers.map((a) => [a.name, a] as const))('%s', async (_name, a) => {
+    const got = await raw(b.socket, a.request);
+    const connection = got.connection === 'keep-alive' ? null : got.connection;
+    expect({ ...got, connection }).toEqual({ status: a.status, contentType: a.contentType, connection: a.connection, body: a.body });
     expect((await b.request('GET', '/_ping')).status).toBe(200);
   });
 });
