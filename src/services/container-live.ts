@@ -27,6 +27,12 @@ export interface Live {
   unwire?: () => void;
   exited?: Promise<number>;
   exitResolve?: (code: number) => void;
+  /**
+   * The next exit is not to be restarted, whatever the policy (the engine's ExitOnNext, which cancels its restart
+   * manager): set by a stop, a SIGKILL, and a kill with the container's stop signal (any signal when it has none);
+   * cleared by the next start asked of the API. Kept in memory only, as the engine's.
+   */
+  exitOnNext?: boolean;
   /** Restart-policy timer and its current delay. */
   restartTimer?: NodeJS.Timeout;
   backoffMs?: number;

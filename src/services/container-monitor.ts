@@ -32,7 +32,7 @@ export interface ContainerMonitorDeps {
   live: ContainerLive;
   publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void;
   /** Starts a container (the container service's start), for restart policies. */
-  start: (id: string) => Promise<void>;
+  start: (id: string, opts?: { byPolicy?: boolean }) => Promise<void>;
   /** Unmounts a container's plugin volumes (after its exit; for one found stopped at reconcile). */
   unmountVolumes: (rec: ContainerRecord) => Promise<void>;
   /** The events that close a run (after die and the network teardown): predefined networks left, volumes unmounted. */
@@ -252,19 +252,29 @@ export class ContainerMonitor {
     this.d.publish(rec, 'oom');
   }
 
-  /** The engine's restart policy decision after an exit. */
+  /**
+   * The engine's restart policy decision after an exit (its restart manager's): nothing once the exit was asked for
+   * (exitOnNext); `always` restarts even a container stopped by hand, `unless-stopped` not one stopped by hand
+   * (HasBeenManuallyStopped, which every kill and stop sets), `on-failure` a non-zero exit while under its count.
+   */
   private shouldRestart(rec: ContainerRecord, exitCode: number): boolean {
     const p = rec.HostConfig.RestartPolicy;
-    if (!p || rec.HasBeenManuallyStopped) return false;
+    if (!p || this.d.live.liveOf(rec.Id).exitOnNext) return false;
     switch (p.Name) {
       case 'always':
-      case 'unless-stopped':
         return true;
+      case 'unless-stopped':
+        return !rec.HasBeenManuallyStopped;
       case 'on-failure':
         return exitCode !== 0 && (!p.MaximumRetryCount || rec.RestartCount < p.MaximumRetryCount);
       default:
         return false;
     }
+  }
+
+  /** The next exit of the container ends its run, whatever its restart policy (see Live.exitOnNext). */
+  exitOnNext(rec: ContainerRecord): void {
+    this.d.live.liveOf(rec.Id).exitOnNext = true;
   }
 
   private scheduleRestart(rec: ContainerRecord, ranForMs: number): void {
@@ -276,7 +286,7 @@ export class ContainerMonitor {
       const cur = this.d.store.get(rec.Id);
       if (this.closed || !cur || !cur.State.Restarting) return;
       cur.RestartCount++;
-      live.starting = this.work.add(this.swept.then(() => this.d.start(cur.Id)))
+      live.starting = this.work.add(this.swept.then(() => this.d.start(cur.Id, { byPolicy: true })))
         .catch((err) => {
           this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
           cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
@@ -295,13 +305,18 @@ export class ContainerMonitor {
     return true;
   }
 
-  /** Containers the engine starts again on its own start: `always`, and `unless-stopped` unless stopped by hand. */
+  /**
+   * Containers the engine starts again on its own start: those started before whose policy would restart their last
+   * exit (shouldRestart, with no exit asked for yet in this berth): `always` even when stopped by hand,
+   * `unless-stopped` unless stopped by hand, `on-failure` after a non-zero exit under its count.
+   */
   async startWithPolicies(): Promise<void> {
     for (const rec of this.d.store.all()) {
-      const p = rec.HostConfig.RestartPolicy?.Name;
-      // Running ones, ones stopped by hand, and ones whose restart is already scheduled (reconcile saw them exit).
-      if (rec.State.Running || rec.HasBeenManuallyStopped || this.d.live.liveOf(rec.Id).restartTimer || this.d.live.liveOf(rec.Id).starting) continue;
-      if (p === 'always' || p === 'unless-stopped' || (rec.State.Restarting && p === 'on-failure')) {
+      const live = this.d.live.liveOf(rec.Id);
+      // Running ones, ones never started, and ones whose restart is already scheduled (reconcile saw them exit).
+      if (rec.State.Running || !(Date.parse(rec.State.StartedAt) > 0) || live.restartTimer || live.starting) continue;
+      if (rec.State.Status === 'removing' || rec.State.Dead) continue;
+      if (this.shouldRestart(rec, rec.State.ExitCode)) {
         await this.d.start(rec.Id).catch((err) => this.d.logger.warn('cannot start container by its restart policy', { id: rec.Id, err: String(err) }));
       }
     }

@@ -74,6 +74,7 @@ export class ContainerRemover {
         const what = rec.State.Paused ? 'paused' : 'running';
         throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
       }
+      this.d.monitor.exitOnNext(rec);
       if (rec.State.Paused) await taskApi.resume(ctr, rec.Id).catch(() => undefined);
       this.d.publish(rec, 'kill', { signal: '9' });
       await taskApi.kill(ctr, rec.Id, 9, { all: true }).catch(() => undefined);

@@ -10,7 +10,7 @@ import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import { isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, notModified, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, isKind, notModified, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
@@ -79,7 +79,7 @@ export class ContainerService {
       ...d,
       live: this.live,
       publish,
-      start: (id) => this.start(id),
+      start: (id, opts) => this.start(id, opts),
       unmountVolumes: (rec) => this.config.unmountPluginVolumes(rec),
       runEnded: (rec) => this.runEvents(rec, 'end'),
     });
@@ -164,12 +164,16 @@ export class ContainerService {
    * way waits for it, then answers as the container is by then (304 once it runs). Two at once deleted each other's
    * task (each start deletes the previous run's) and left containerd's shim folder behind: every later start failed.
    */
-  async start(ref: string): Promise<void> {
+  /**
+   * `byPolicy`: a restart by the container's policy, which counts in RestartCount; a start asked of the API (or by
+   * berth's own start) resets the count, as the engine resets its restart manager.
+   */
+  async start(ref: string, opts: { byPolicy?: boolean } = {}): Promise<void> {
     const id = this.find(ref).Id;
     // Chained onto the start under way in the same tick: two starts waiting for a third both went on at once when
     // each only waited for the entry to go (and deleted each other's task again).
     const before = this.starts.get(id);
-    const run = before ? before.catch(() => undefined).then(() => this.startOnce(this.find(id))) : this.startOnce(this.find(id));
+    const run = before ? before.catch(() => undefined).then(() => this.startOnce(this.find(id), opts)) : this.startOnce(this.find(id), opts);
     this.starts.set(id, run);
     try {
       await run;
@@ -193,7 +197,7 @@ export class ContainerService {
     await this.live.get(id)?.exitCleanup;
   }
 
-  private async startOnce(rec: ContainerRecord): Promise<void> {
+  private async startOnce(rec: ContainerRecord, opts: { byPolicy?: boolean }): Promise<void> {
     if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
     if (rec.State.Running) throw notModified();
     // (as the engine's RemovalInProgress, set before a forced remove's kill: a start between the kill and the
@@ -248,7 +252,9 @@ export class ContainerService {
       // process their Create made (runc create makes it, runc start only lets it exec), so it is final here.
       const created = (settled[1] as PromiseFulfilledResult<number>).value;
       const state: ContainerRecord['State'] = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: created, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
-      const saved = this.d.store.save(rec, { ...rec, State: state, IO: paths, HasBeenManuallyStopped: false }).catch((err) => {
+      const restartCount = opts.byPolicy ? rec.RestartCount : 0;
+      if (!opts.byPolicy) live.exitOnNext = false;
+      const saved = this.d.store.save(rec, { ...rec, State: state, IO: paths, HasBeenManuallyStopped: false, RestartCount: restartCount }).catch((err) => {
         this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
       });
       live.startSaved = saved;
@@ -257,6 +263,7 @@ export class ContainerService {
       rec.State = state;
       rec.IO = paths;
       rec.HasBeenManuallyStopped = false;
+      rec.RestartCount = restartCount;
       // start goes out and the run is watched before the record write is awaited: a process that exits at once is
       // seen exiting by the containerd event, after its start.
       this.runEvents(rec, 'start');
@@ -306,6 +313,7 @@ export class ContainerService {
     if (!rec.State.Running && starting) {
       // A policy restart is under way: let it finish, then stop what it started.
       rec.HasBeenManuallyStopped = true;
+      this.monitor.exitOnNext(rec);
       await starting;
     }
     if (!rec.State.Running) {
@@ -318,6 +326,7 @@ export class ContainerService {
       throw notModified();
     }
     rec.HasBeenManuallyStopped = true;
+    this.monitor.exitOnNext(rec);
     const t = timeoutSec ?? 10;
     const sig = parseSignal(rec.Config.StopSignal || 'SIGTERM');
     if (rec.State.Paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
@@ -334,20 +343,53 @@ export class ContainerService {
   }
 
   /** `stoppedIsDone`: a container that is not running counts as killed (the engine's answer to old clients). */
+  /**
+   * As the engine's kill (20.10): any signal marks the container stopped by hand; a SIGKILL, or the container's stop
+   * signal (any signal when it has none), also ends its restarts and resumes it when paused (the signal is delivered
+   * on resume: a paused container is not refused). Errors are prefixed "Cannot kill container: REF: ".
+   */
   async kill(ref: string, signal?: string, opts: { stoppedIsDone?: boolean } = {}): Promise<void> {
-    const rec = this.find(ref);
+    // (the signal is read before the container is looked up, as the engine's router does)
     const sig = parseSignal(signal);
-    if (!rec.State.Running) {
-      if (opts.stoppedIsDone) return;
-      throw conflict(`Cannot kill container: ${ref}: Container ${rec.Id} is not running`);
+    try {
+      await this.killOnce(this.find(ref), sig);
+    } catch (err) {
+      if (opts.stoppedIsDone && isKind(err, 'Conflict')) return;
+      if (err instanceof BerthError) throw new BerthError(err.kind, `Cannot kill container: ${ref}: ${err.message}`, err.cause);
+      throw err;
     }
-    if (rec.State.Paused && sig !== 9) throw conflict(`Container ${rec.Id} is paused. Unpause the container before stopping or killing`);
-    if (sig === 9) rec.HasBeenManuallyStopped = true;
+  }
+
+  private async killOnce(rec: ContainerRecord, sig: number): Promise<void> {
+    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    let ends = sig === 9 || !rec.Config.StopSignal;
+    if (!ends) {
+      try {
+        ends = parseSignal(rec.Config.StopSignal) === sig;
+      } catch {
+        ends = false;
+      }
+    }
+    const unpause = ends && rec.State.Paused;
+    if (ends) this.monitor.exitOnNext(rec);
+    rec.HasBeenManuallyStopped = true;
     this.publish(rec, 'kill', { signal: String(sig) });
-    if (sig === 9) {
-      await taskApi.kill(this.ctr, rec.Id, 9, { all: true });
-      await this.monitor.waitExit(rec.Id);
-    } else await this.signal(rec, sig);
+    if (sig === 9) await taskApi.kill(this.ctr, rec.Id, 9, { all: true });
+    else await this.signal(rec, sig);
+    if (unpause) {
+      // (the signal is delivered once the container runs again)
+      try {
+        await taskApi.resume(this.ctr, rec.Id);
+        if (rec.State.Running && rec.State.Paused) {
+          rec.State = { ...rec.State, Paused: false, Status: 'running' };
+          await this.d.store.save(rec);
+          this.publish(rec, 'unpause');
+        }
+      } catch (err) {
+        this.d.logger.warn('cannot unpause a killed container', { id: rec.Id, err: String(err) });
+      }
+    }
+    if (sig === 9) await this.monitor.waitExit(rec.Id);
   }
 
   async wait(ref: string): Promise<number> {
