@@ -62,6 +62,12 @@ interface WasmMemory {
   grow(pages: number): number;
 }
 
+let compiled: object | undefined;
+/** jsonlog.wat compiled, once per thread; each user makes its own instance (its own memory). */
+function instantiate(): { exports: Record<string, unknown> } {
+  return new WebAssembly.Instance((compiled ??= new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64'))));
+}
+
 /**
  * The encoder for valid UTF-8 (all but binary output): jsonlog.wat, 16 bytes at a time with WebAssembly SIMD, about
  * four times faster than native string replacement over a latin1 view, and its output is written to the file
@@ -79,7 +85,7 @@ class SimdEncoder {
   private lastLength = 0;
 
   constructor() {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64')));
+    const instance = instantiate();
     this.memory = instance.exports.memory as WasmMemory;
     this.run = instance.exports.encode as SimdEncoder['run'];
     this.runFrame = instance.exports.frame as SimdEncoder['runFrame'];
@@ -142,37 +148,80 @@ class SimdEncoder {
  * The reader's fast path (jsonlog.wat's `decode`): whole json-file lines in berth's own layout straight to their
  * entries' bytes, a frame per entry when framed, entries of unwanted streams left out. It stops at a line it does
  * not handle (see the .wat), for the caller to decode that line another way.
+ *
+ * Made with read buffers (`readBuffers`), its memory is laid out once for good: the buffers, then the output, and it
+ * never grows (a growth would detach the buffers' views while a read into one may be running on the thread pool);
+ * a chunk read into one of them is decoded where it is, without a copy. Without them, each chunk is copied in and
+ * the memory grows to the largest.
  */
 export class LogDecoder {
   private readonly memory: WasmMemory;
   private readonly run: (input: number, length: number, output: number, flags: number) => number;
   private mem: Buffer;
   private static readonly INPUT = 64;
+  private readonly slots: Buffer[] = [];
+  /** Where the output goes when the memory is laid out with read buffers. */
+  private readonly fixedOutput?: number;
 
-  constructor() {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64')));
+  /** `slotSize`: the size of each of the `slots` read buffers (none: the chunks are copied in). */
+  constructor(slotSize = 0, slots = 0) {
+    const instance = instantiate();
     this.memory = instance.exports.memory as WasmMemory;
     this.run = instance.exports.decode as LogDecoder['run'];
+    if (slotSize > 0 && slots > 0) {
+      // 16 bytes between buffers: the decoder reads whole blocks past a chunk's end (masked), never into the next
+      // buffer, where the thread pool may be writing.
+      const stride = (slotSize + 16 + 15) & ~15;
+      const output = LogDecoder.INPUT + slots * stride;
+      // the output is never longer than the input (see decode); the decoder writes whole blocks past it
+      const need = output + slotSize + 128;
+      this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / 65536));
+      this.fixedOutput = output;
+    }
     this.mem = Buffer.from(this.memory.buffer);
+    for (let i = 0; i < slots && slotSize > 0; i++) {
+      const at = LogDecoder.INPUT + i * ((slotSize + 16 + 15) & ~15);
+      this.slots.push(this.mem.subarray(at, at + slotSize));
+    }
+  }
+
+  /** The read buffers in the module's memory (views that stay valid: this memory never grows). */
+  readBuffers(): readonly Buffer[] {
+    return this.slots;
+  }
+
+  /** Whether `chunk` lies in this decoder's memory (one of its read buffers): else a decoder without read buffers
+   *  decodes it. */
+  holds(chunk: Buffer): boolean {
+    return chunk.buffer === this.memory.buffer;
   }
 
   /**
    * Decodes `chunk` (whole lines) from `from`: the output (a view into the module's memory, valid until the next
    * call) and where the decoder stopped (`chunk.length` when it decoded everything, else the start of a line it
-   * does not handle).
+   * does not handle). With read buffers, `chunk` must lie in one of them.
    */
   decode(chunk: Buffer, from: number, o: { stdout: boolean; stderr: boolean; framed: boolean }): { out: Buffer; stopped: number } {
     const n = chunk.length - from;
-    const output = LogDecoder.INPUT + ((n + 31) & ~15);
-    const need = output + n + 128;
-    if (need > this.memory.buffer.byteLength) {
-      this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / 65536));
-      this.mem = Buffer.from(this.memory.buffer);
+    let input: number;
+    let output: number;
+    if (this.fixedOutput !== undefined) {
+      if (!this.holds(chunk)) throw new Error('LogDecoder: a chunk outside its read buffers');
+      input = chunk.byteOffset + from;
+      output = this.fixedOutput;
+    } else {
+      input = LogDecoder.INPUT;
+      output = LogDecoder.INPUT + ((n + 31) & ~15);
+      const need = output + n + 128;
+      if (need > this.memory.buffer.byteLength) {
+        this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / 65536));
+        this.mem = Buffer.from(this.memory.buffer);
+      }
+      chunk.copy(this.mem, input, from);
     }
-    chunk.copy(this.mem, LogDecoder.INPUT, from);
     const flags = (o.stdout ? 1 : 0) | (o.stderr ? 2 : 0) | (o.framed ? 4 : 0);
-    const len = this.run(LogDecoder.INPUT, n, output, flags);
-    return { out: this.mem.subarray(output, output + len), stopped: from + this.mem.readUInt32LE(0) - LogDecoder.INPUT };
+    const len = this.run(input, n, output, flags);
+    return { out: this.mem.subarray(output, output + len), stopped: from + this.mem.readUInt32LE(0) - input };
   }
 }
 
@@ -194,8 +243,30 @@ function perThread<T>(make: () => T): () => T | undefined {
   };
 }
 
-/** The thread's decoder (decoding is synchronous: one serves every reader). */
+/** The thread's decoder without read buffers (decoding is synchronous: one serves every reader). */
 export const sharedLogDecoder = perThread(() => new LogDecoder());
+
+/** Decoders with read buffers not in use (one kept: a thread's readers mostly come one at a time). */
+const idleDecoders: LogDecoder[] = [];
+let idleSlotSize = 0;
+/**
+ * A decoder with two read buffers of `slotSize` bytes, for one reader at a time (a read may be running into one of
+ * them while the other's chunk is decoded); given back with `releaseLogDecoder` once no read into them is running.
+ * Undefined where there is no WebAssembly SIMD.
+ */
+export function takeLogDecoder(slotSize: number): LogDecoder | undefined {
+  if (idleSlotSize === slotSize && idleDecoders.length) return idleDecoders.pop();
+  try {
+    return new LogDecoder(slotSize, 2);
+  } catch {
+    return undefined; // (the module cannot run here)
+  }
+}
+export function releaseLogDecoder(d: LogDecoder, slotSize: number): void {
+  if (idleSlotSize !== slotSize) idleDecoders.length = 0;
+  idleSlotSize = slotSize;
+  if (idleDecoders.length < 1) idleDecoders.push(d);
+}
 
 /**
  * A live follower's framing (jsonlog.wat's `frame`): a frame per line, 16 bytes at a time, where the JS loop spends
@@ -208,7 +279,7 @@ export class LineFramer {
   private mem: Buffer;
 
   constructor() {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSONLOG_WASM, 'base64')));
+    const instance = instantiate();
     this.memory = instance.exports.memory as WasmMemory;
     this.run = instance.exports.frame as LineFramer['run'];
     this.mem = Buffer.from(this.memory.buffer);

@@ -112,7 +112,7 @@
         (br_if $stop (i64.ne (i64.load (local.get $in)) (i64.const 2466321573585101435)))
         (local.set $in (i32.add (local.get $in) (i32.const 8)))
         (if (i32.and (local.get $flags) (i32.const 4)) (then (local.set $out (i32.add (local.get $out) (i32.const 8)))))
-        ;; the text, 16 bytes at a time up to a quote, a backslash or a newline
+        ;; the text, 32 bytes at a time (16 near the end) up to a quote, a backslash or a newline
         (block $text
           (loop $more
             (local.set $rem (i32.sub (local.get $end) (local.get $in)))
@@ -129,9 +129,26 @@
             (if (i32.eqz (local.get $m))
               (then
                 (br_if $stop (i32.lt_u (local.get $rem) (i32.const 16)))
-                (local.set $in (i32.add (local.get $in) (i32.const 16)))
-                (local.set $out (i32.add (local.get $out) (i32.const 16)))
-                (br $more)))
+                (if (i32.lt_u (local.get $rem) (i32.const 32))
+                  (then
+                    (local.set $in (i32.add (local.get $in) (i32.const 16)))
+                    (local.set $out (i32.add (local.get $out) (i32.const 16)))
+                    (br $more)))
+                ;; the next 16 in the same turn
+                (local.set $v (v128.load offset=16 (local.get $in)))
+                (v128.store offset=16 (local.get $out) (local.get $v))
+                (local.set $m
+                  (i32.shl
+                    (i8x16.bitmask
+                      (v128.or
+                        (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22))) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
+                        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))))
+                    (i32.const 16)))
+                (if (i32.eqz (local.get $m))
+                  (then
+                    (local.set $in (i32.add (local.get $in) (i32.const 32)))
+                    (local.set $out (i32.add (local.get $out) (i32.const 32)))
+                    (br $more)))))
             (local.set $k (i32.ctz (local.get $m)))
             (local.set $in (i32.add (local.get $in) (local.get $k)))
             (local.set $out (i32.add (local.get $out) (local.get $k)))
@@ -144,8 +161,16 @@
             ;; a backslash: the escape (its bytes are before the line's newline, or the line is malformed)
             (br_if $stop (i32.gt_u (i32.add (local.get $in) (i32.const 6)) (local.get $end)))
             (local.set $c (i32.load8_u offset=1 (local.get $in)))
+            ;; \n first: every line of berth's ends with it, and the text's closing quote right after it
+            (if (i32.eq (local.get $c) (i32.const 0x6e))
+              (then
+                (i32.store8 (local.get $out) (i32.const 0x0a))
+                (local.set $out (i32.add (local.get $out) (i32.const 1)))
+                (local.set $in (i32.add (local.get $in) (i32.const 2)))
+                (br_if $more (i32.ne (i32.load8_u (local.get $in)) (i32.const 0x22)))
+                (local.set $in (i32.add (local.get $in) (i32.const 1)))
+                (br $text)))
             (local.set $cp (i32.const -1))
-            (if (i32.eq (local.get $c) (i32.const 0x6e)) (then (local.set $cp (i32.const 0x0a))))
             (if (i32.or (i32.or (i32.eq (local.get $c) (i32.const 0x22)) (i32.eq (local.get $c) (i32.const 0x5c))) (i32.eq (local.get $c) (i32.const 0x2f)))
               (then (local.set $cp (local.get $c))))
             (if (i32.eq (local.get $c) (i32.const 0x74)) (then (local.set $cp (i32.const 0x09))))
@@ -200,6 +225,17 @@
         ;; the rest of the line (time, attrs) up to its newline, which a closing brace precedes
         (br_if $stop (i32.ne (i32.load8_u (local.get $in)) (i32.const 0x2c)))
         (block $eol
+          ;; berth's own layout: `,"time":"`, a time of 30 bytes and `"}`, so the newline 41 bytes on, and the first
+          ;; one (three blocks looked at at once rather than scanned one by one)
+          (if (i32.ge_s (i32.sub (local.get $end) (local.get $in)) (i32.const 42))
+            (then
+              (local.set $v (i8x16.splat (i32.const 0x0a)))
+              (if (i32.and
+                    (i32.eqz (v128.any_true (v128.or (i8x16.eq (v128.load (local.get $in)) (local.get $v)) (i8x16.eq (v128.load offset=16 (local.get $in)) (local.get $v)))))
+                    (i32.eq (i8x16.bitmask (i8x16.eq (v128.load offset=26 (local.get $in)) (local.get $v))) (i32.const 0x8000)))
+                (then
+                  (local.set $in (i32.add (local.get $in) (i32.const 41)))
+                  (br $eol)))))
           (loop $scan
             (local.set $rem (i32.sub (local.get $end) (local.get $in)))
             (br_if $stop (i32.le_s (local.get $rem) (i32.const 0)))

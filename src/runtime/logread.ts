@@ -74,9 +74,11 @@ function asSource(src: LogSource | string): LogSource {
  * `from`..`until`), a chunk at a time, to `visitChunk` (ending with a newline; valid until the promise it returns
  * settles: the read buffers are reused), then, with `follow`,
  * whatever is appended to the current file until `stopped` resolves (plus a final read). Returns when done or
- * aborted. Closes the source's files.
+ * aborted, with no read running. Closes the source's files. `buffers`: two buffers of READ_CHUNK_MAX bytes to read
+ * into, in turn (a chunk is a view of one of them unless it joins a partial line longer than HEAD bytes to the read
+ * after it); otherwise the reader allocates its own.
  */
-export async function readLines(source: LogSource | string, o: LogReadOptions, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+export async function readLines(source: LogSource | string, o: LogReadOptions, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow, buffers?: readonly Buffer[]): Promise<void> {
   const src = asSource(source);
   try {
     const segs = src.files.map(segment);
@@ -132,7 +134,7 @@ export async function readLines(source: LogSource | string, o: LogReadOptions, v
       const following = follow && segs[i] === current && lastEnd === undefined;
       // Without follow, the current file as it was when opened (the capture, on its own thread, goes on appending).
       const end = i === last && lastEnd !== undefined ? lastEnd : following ? undefined : await endOf(i);
-      await readSegment(segs[i], offset, end, visitChunk, following ? follow : undefined);
+      await readSegment(segs[i], offset, end, visitChunk, following ? follow : undefined, buffers);
     }
     if (follow && !current) await Promise.race([follow.stopped, new Promise((r) => follow.signal.addEventListener('abort', r))]);
   } finally {
@@ -146,14 +148,14 @@ const HEAD = 64 << 10;
 export const READ_CHUNK_MAX = HEAD + CHUNK;
 
 /** Reads one file from `offset` to `until` (undefined: its size, then, with `follow`, what is appended). */
-async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow): Promise<void> {
+async function readSegment(seg: Segment, start: number, until: number | undefined, visitChunk: (chunk: Buffer) => void | Promise<void>, follow?: LogFollow, given?: readonly Buffer[]): Promise<void> {
   let offset = start;
   let rest: Buffer = Buffer.alloc(0);
   // The next chunk is read while this one is visited; each is read HEAD bytes into its buffer, where the partial
   // line left over from the one before goes (when it fits: else the two are joined). Two buffers, used in turn: the
   // read into one is issued only once the chunk in it was visited (a fresh megabyte per read cost its page faults
   // and unmapping, about as much as decoding it).
-  const bufs: Buffer[] = [];
+  const bufs: Buffer[] = given ? [...given] : [];
   let turn = 0;
   const readMore = async () => {
     const now = until ?? (await seg.size());

@@ -3,10 +3,10 @@
 // same for big reads and follows off the main thread.
 import type { FromWorker, ToWorker } from './logs-worker';
 import { streamType, writeFrameHeader } from '../translate/stream';
-import { sharedLogDecoder } from '../runtime/jsonlog';
+import { releaseLogDecoder, sharedLogDecoder, takeLogDecoder } from '../runtime/jsonlog';
 import { closeLogSource, LogSource } from '../runtime/logfiles';
 import { IdleWorker, workerFile } from '../runtime/idle-worker';
-import { LogFollow, readLines, visitWanted } from '../runtime/logread';
+import { LogFollow, READ_CHUNK_MAX, readLines, visitWanted } from '../runtime/logread';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 
 /**
@@ -16,30 +16,40 @@ import type { LogReadOptions, LogStreamFormat } from '../types/logs';
  * handle, and the other formats, through the general decoder.
  */
 export async function streamLogs(file: LogSource | string, o: LogReadOptions, fmt: LogStreamFormat, write: (b: Buffer) => void | Promise<void>, follow?: LogFollow, alloc: (n: number) => Buffer = Buffer.allocUnsafe): Promise<void> {
-  const decoder = !fmt.timestamps && !fmt.details && o.sinceNs === undefined ? sharedLogDecoder() : undefined;
+  // The file is read straight into the decoder's memory (its read buffers): a chunk is decoded where it was read.
+  const decoder = !fmt.timestamps && !fmt.details && o.sinceNs === undefined ? takeLogDecoder(READ_CHUNK_MAX) : undefined;
   const flags = { stdout: o.stdout, stderr: o.stderr, framed: fmt.framed };
-  await readLines(
-    file,
-    o,
-    async (chunk) => {
-      let out: Out;
-      if (!decoder) out = formatLines(chunk.toString('latin1'), o, fmt, { b: Buffer.allocUnsafe(chunk.length + 64 * 1024), at: 0 });
-      else {
-        // The output is never longer than the input (a line is longer than its entry's frame).
-        out = { b: alloc(chunk.length), at: 0 };
-        for (let from = 0; from < chunk.length; ) {
-          const r = decoder.decode(chunk, from, flags);
-          out.at += r.out.copy(out.b, out.at);
-          if (r.stopped >= chunk.length) break;
-          const nl = chunk.indexOf(0x0a, r.stopped);
-          from = nl < 0 ? chunk.length : nl + 1;
-          out = formatLines(chunk.toString('latin1', r.stopped, from), o, fmt, out);
+  try {
+    await readLines(
+      file,
+      o,
+      async (chunk) => {
+        let out: Out;
+        // (a chunk joined outside the read buffers, a partial line longer than their head room with the read after
+        // it, is copied into the thread's other decoder)
+        const d = decoder?.holds(chunk) ? decoder : decoder && sharedLogDecoder();
+        if (!d) out = formatLines(chunk.toString('latin1'), o, fmt, { b: Buffer.allocUnsafe(chunk.length + 64 * 1024), at: 0 });
+        else {
+          // The output is never longer than the input (a line is longer than its entry's frame).
+          out = { b: alloc(chunk.length), at: 0 };
+          for (let from = 0; from < chunk.length; ) {
+            const r = d.decode(chunk, from, flags);
+            out.at += r.out.copy(out.b, out.at);
+            if (r.stopped >= chunk.length) break;
+            const nl = chunk.indexOf(0x0a, r.stopped);
+            from = nl < 0 ? chunk.length : nl + 1;
+            out = formatLines(chunk.toString('latin1', r.stopped, from), o, fmt, out);
+          }
         }
-      }
-      if (out.at) await write(out.b.subarray(0, out.at));
-    },
-    follow,
-  );
+        if (out.at) await write(out.b.subarray(0, out.at));
+      },
+      follow,
+      decoder?.readBuffers(),
+    );
+  } finally {
+    // (readLines returns with no read running into the decoder's buffers)
+    if (decoder) releaseLogDecoder(decoder, READ_CHUNK_MAX);
+  }
 }
 
 interface Out {

@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeLine, incompleteUtf8Tail, LineFramer, LogEncoder } from '../../src/runtime/jsonlog';
+import { decodeLine, incompleteUtf8Tail, LineFramer, LogDecoder, LogEncoder } from '../../src/runtime/jsonlog';
 import { frameLines } from '../../src/translate/stream';
 import { JSONLOG_WASM } from '../../src/runtime/jsonlog-wasm';
 import { fixedNano } from '../../src/services/logs';
@@ -123,6 +123,79 @@ describe('the SIMD encoder (jsonlog.wat)', () => {
     execFileSync('wat2wasm', [path.join(__dirname, '../../src/runtime/jsonlog.wat'), '-o', out]);
     expect(fs.readFileSync(out).toString('base64')).toBe(JSONLOG_WASM);
     fs.rmSync(path.dirname(out), { recursive: true });
+  });
+});
+
+describe('the SIMD decoder (jsonlog.wat)', () => {
+  const PIECES = ['a', 'plain text ', '0123456789abcdef', '\n', '"', '\\', '\\n', '<', '&', '\t', '\r', '\x01', '\x7f', 'é', '€', '\u2028', '💡', '/'];
+  // berth's own time (nine digits: the layout the decoder finds the line's end in at once), the engine's trimmed ones
+  const TIMES = ['2026-11-22T21:50:56.050248420Z', '2026-11-22T21:50:56.05024842Z', '2026-11-22T21:50:56.5Z', '2026-11-22T21:50:56Z'];
+  /** What a reader gets for `lines`: a frame (type:hex) per entry JSON.parse reads, of the wanted streams. */
+  const viaJson = (lines: string, o: { stdout: boolean; stderr: boolean }) =>
+    lines
+      .split('\n')
+      .slice(0, -1)
+      .flatMap((l) => {
+        try {
+          const j = JSON.parse(Buffer.from(l, 'latin1').toString('utf8'));
+          return (j.stream === 'stdout' ? o.stdout : o.stderr) ? [`${j.stream === 'stdout' ? 1 : 2}:${Buffer.from(j.log).toString('hex')}`] : [];
+        } catch {
+          return [];
+        }
+      });
+  /** The decoder's frames for the lines of `chunk` (a line it stops at is left out, as JSON.parse leaves out the
+   *  malformed lines these tests give it). */
+  function viaDecoder(d: LogDecoder, chunk: Buffer, o: { stdout: boolean; stderr: boolean }): string[] {
+    const frames: string[] = [];
+    for (let from = 0; from < chunk.length; ) {
+      const r = d.decode(chunk, from, { ...o, framed: true });
+      for (let at = 0; at < r.out.length; ) {
+        const n = r.out.readUInt32BE(at + 4);
+        frames.push(`${r.out[at]}:${r.out.toString('hex', at + 8, at + 8 + n)}`);
+        at += 8 + n;
+      }
+      if (r.stopped >= chunk.length) break;
+      from = chunk.indexOf(0x0a, r.stopped) + 1;
+    }
+    return frames;
+  }
+
+  test('decodes as JSON.parse at every length, alignment and time layout, copied in or where it was read', () => {
+    const enc = new LogEncoder();
+    const copying = new LogDecoder();
+    const inPlace = new LogDecoder(64 << 10, 2);
+    const [a, b] = inPlace.readBuffers();
+    expect(a.length).toBe(64 << 10);
+    expect(b.byteOffset).toBeGreaterThanOrEqual(a.byteOffset + a.length + 16);
+    for (let k = 0; k < 4000; k++) {
+      const stream = k % 3 ? 'stdout' : 'stderr';
+      const time = TIMES[k % TIMES.length];
+      let lines = '';
+      for (let j = 0; j < 1 + (k % 4); j++) {
+        const text = Array.from({ length: (k * 7 + j) % 40 }, () => PIECES[crypto.randomInt(PIECES.length)]).join('') + (j % 2 ? '' : '\n');
+        lines += enc.encode(Buffer.from(text), stream, time).toString('latin1');
+      }
+      if (k % 5 === 0) lines += `{"log":"a","stream":"stdout","attrs":{"k":"v"},"time":"${time}"}\n`;
+      if (k % 7 === 0) lines += `{"log":"cut ${k}","stream":"stdout","ti\n`; // no closing brace: left to JSON.parse
+      if (k % 11 === 0) lines += `{"log":"${'x'.repeat(k % 30)}","stream":"stdout","time":"2026"\n${enc.encode(Buffer.from('after\n'), 'stdout', TIMES[0]).toString('latin1')}`;
+      const chunk = Buffer.from(lines, 'latin1');
+      for (const o of [{ stdout: true, stderr: true }, { stdout: false, stderr: true }]) {
+        const want = viaJson(lines, o);
+        expect(viaDecoder(copying, chunk, o)).toEqual(want);
+        // in a read buffer, at any alignment, with the bytes after the chunk not newlines or with them
+        const slot = k % 2 ? a : b;
+        const at = k % 37;
+        slot.fill(k % 4 ? 0x0a : 0x22, 0, at + chunk.length + 64);
+        chunk.copy(slot, at);
+        expect(viaDecoder(inPlace, slot.subarray(at, at + chunk.length), o)).toEqual(want);
+      }
+    }
+    // short lines in other layouts: the next line's newline 41 bytes after a line's stream, where berth's time puts it
+    let pairs = '';
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) pairs += `{"log":"a${i}","stream":"stdout","":${' '.repeat(i)}1}\n{"log":"","stream":"stderr","":${' '.repeat(j)}0}\n`;
+    const o = { stdout: true, stderr: true };
+    expect(viaDecoder(copying, Buffer.from(pairs, 'latin1'), o)).toEqual(viaJson(pairs, o));
+    expect(() => inPlace.decode(Buffer.from('{"log":"x\\n","stream":"stdout","time":"2026-11-22T21:50:56Z"}\n'), 0, { stdout: true, stderr: true, framed: true })).toThrow(/outside/);
   });
 });
 

@@ -158,6 +158,82 @@ describe('streamLogs', () => {
     }
   });
 
+  test('lines across the 1 MiB reads (an escape, a UTF-8 character, the keys split by a read; lines longer than the head room and than a read; a foreign line) come back as JSON.parse reads them, here and on the log reader thread', async () => {
+    const { LogReaderThread } = jest.requireActual('../../src/services/logs') as typeof import('../../src/services/logs');
+    const { READ_CHUNK_MAX } = jest.requireActual('../../src/runtime/logread') as typeof import('../../src/runtime/logread');
+    const READ = READ_CHUNK_MAX - (64 << 10); // each read's size: reads end at multiples of it
+    const e = new LogEncoder();
+    const T = '2026-01-01T00:00:00.123456789Z';
+    const parts: string[] = [];
+    let size = 0;
+    const add = (l: string) => {
+      parts.push(l);
+      size += l.length;
+    };
+    const encoded = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => e.encode(Buffer.from(text), stream, T).toString('latin1');
+    const filler = (n: number) => encoded('f'.repeat(n - encoded('').length - 1) + '\n'); // a line of exactly n bytes (n >= 72)
+    /** Adds filler lines, then `line` so that its byte `k` is the first byte of read `r`. */
+    const place = (line: string, k: number, r: number) => {
+      let gap = r * READ - k - size;
+      while (gap > 1200) {
+        add(filler(1000));
+        gap -= 1000;
+      }
+      if (gap >= 200) {
+        add(filler(gap - 100));
+        gap = 100;
+      }
+      expect(gap).toBeGreaterThanOrEqual(72);
+      add(filler(gap));
+      add(line);
+    };
+    const esc = encoded('less <than\n', 'stderr');
+    place(esc, esc.indexOf('\\u003c') + 2, 1); // inside the escape
+    const euro = encoded('price 100€\n');
+    place(euro, euro.indexOf('\xe2') + 1, 2); // inside the character
+    const keys = encoded('k\n');
+    place(keys, keys.indexOf('"stream"') + 3, 3); // inside the stream key
+    place(keys, keys.indexOf('\\n') + 1, 4); // between the backslash and the n
+    place(keys, keys.length - 1, 5); // the newline first in the read
+    place(keys, 0, 6); // a line first in the read
+    const long = encoded('é'.repeat(50 << 10) + '\\<\n'); // 100 KiB: longer than the head room
+    place(long, 70 << 10, 7);
+    const huge = encoded('h'.repeat(READ + (300 << 10)) + '\n', 'stderr'); // longer than a read
+    place(huge, 1000, 9);
+    const foreign = JSON.stringify({ stream: 'stdout', time: T, log: 'foreign € \n' }) + '\n';
+    place(foreign, 20, 12);
+    add(encoded('last, no newline'));
+    const file = path.join(dir, 'boundaries.log');
+    fs.writeFileSync(file, Buffer.from(parts.join(''), 'latin1'));
+    const text = fs.readFileSync(file, 'latin1');
+    const want = (o: { stdout: boolean; stderr: boolean }) =>
+      text
+        .split('\n')
+        .slice(0, -1)
+        .flatMap((l) => {
+          const j = JSON.parse(Buffer.from(l, 'latin1').toString('utf8'));
+          return (j.stream === 'stdout' ? o.stdout : o.stderr) ? [`${j.stream === 'stdout' ? 1 : 2}:${Buffer.from(j.log).toString('hex')}`] : [];
+        });
+    const frames = (parts: Buffer[]) => new FrameDecoder().push(Buffer.concat(parts)).map((f) => `${f.stream}:${f.payload.toString('hex')}`);
+    const reader = new LogReaderThread(100);
+    try {
+      for (const o of [{ stdout: true, stderr: true }, { stdout: true, stderr: false }]) {
+        const here: Buffer[] = [];
+        await streamLogs(file, o, { framed: true, timestamps: false, details: false }, (b) => void here.push(Buffer.from(b)));
+        expect(frames(here)).toEqual(want(o));
+        const threaded: Buffer[] = [];
+        const { openLogFiles } = jest.requireActual('../../src/runtime/logfiles') as typeof import('../../src/runtime/logfiles');
+        await reader.stream(openLogFiles(file, 0), o, { framed: true, timestamps: false, details: false }, (b, release) => {
+          threaded.push(Buffer.from(b));
+          release?.();
+        });
+        expect(frames(threaded)).toEqual(want(o));
+      }
+    } finally {
+      reader.close();
+    }
+  });
+
   test('a big plain log comes back whole, raw (TTY) and framed', async () => {
     const file = path.join(dir, 'big.log');
     const line = 'x'.repeat(61) + '\n';
