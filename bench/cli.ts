@@ -283,6 +283,8 @@ async function main(): Promise<void> {
       parallelRatios: { berthOverCtr: r2(median(p.berth) / median(p.ctrRun)), ...(p.ctrSeccomp ? { berthOverCtrSeccomp: r2(median(p.berth) / median(p.ctrSeccomp)) } : {}), ...(p.ref ? { berthOverRef: r2(median(p.berth) / median(p.ref)) } : {}), ...(p.cliFloor ? { berthMinusFloorOverCtr: r2((median(p.berth) - median(p.cliFloor)) / median(p.ctrRun)) } : {}) },
       parallel40x8Rounds: Object.fromEntries(Object.keys(p).map((k) => [k, p[k].map(r1)])),
       berthCpuMsPer40: r1(median(berthCpu40)),
+      berthCpuMsPer40Rounds: berthCpu40.map(r1),
+      ...(base ? { baseCpuMsPer40Rounds: baseCpu40.map(r1) } : {}),
       ...(acct ? { parallel40x8CpuMsPerRun: Object.fromEntries(Object.entries(cpu40).map(([k, xs]) => [k, medianCensus(xs)])) } : {}),
       ...(base ? { baseCpuMsPer40: r1(median(baseCpu40)), parallelBerthOverBase: r2(median(p.berth) / median(p.base)) } : {}),
       reference: withRef ? REF_SOCK : 'not answering',

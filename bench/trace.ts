@@ -103,24 +103,14 @@ if (file) {
   const io = req(path.resolve(__dirname, '../src/runtime/io.js')) as { ContainerIO: { prototype: Record<string, Fn> } };
   timed(io.ContainerIO.prototype, 'outputDone', 'outputDone');
 
-  // fsync of a FileHandle (the records' atomic writes)
-  const open = fs.promises.open;
-  let patched = false;
-  fs.promises.open = async function (...a: Parameters<typeof open>) {
-    const fh = await open(...a);
-    if (!patched) {
-      patched = true;
-      const p = Object.getPrototypeOf(fh) as { sync: () => Promise<void> };
-      const sync = p.sync;
-      p.sync = async function (this: unknown) {
-        const s = now();
-        try {
-          return await sync.call(this);
-        } finally {
-          log(`fsync ${f2(s)} ${f2(now() - s)}`);
-        }
-      };
-    }
-    return fh;
-  } as typeof open;
+  // fsync of a file descriptor (the records' atomic writes: store/atomic.ts)
+  const nodeFs = req('node:fs') as typeof fs; // (the module itself: an import's namespace object has getters only)
+  const fsync = nodeFs.fsync;
+  (nodeFs as { fsync: typeof fsync }).fsync = function (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) {
+    const s = now();
+    return fsync(fd, (err) => {
+      log(`fsync ${f2(s)} ${f2(now() - s)}`);
+      cb(err);
+    });
+  } as typeof fsync;
 }

@@ -49,8 +49,15 @@ function taken(p: string): fs.Stats | undefined {
 export async function nameNetnsOf(containerId: string, pid: number): Promise<string> {
   const p = netnsPath(containerId);
   if (taken(p)) await deleteNetns(containerId);
-  await fs.promises.mkdir(NETNS_DIR, { recursive: true });
-  await fs.promises.symlink(`/proc/${Math.trunc(pid)}/ns/net`, p);
+  // (a link in a tmpfs folder, at once: two thread-pool round trips fewer on every NetworkMode none start)
+  const link = () => fs.symlinkSync(`/proc/${Math.trunc(pid)}/ns/net`, p);
+  try {
+    link();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    fs.mkdirSync(NETNS_DIR, { recursive: true });
+    link();
+  }
   return p;
 }
 
@@ -59,8 +66,13 @@ export async function deleteNetns(containerId: string): Promise<void> {
   const p = netnsPath(containerId);
   const st = taken(p);
   if (!st) return;
-  if (st.isSymbolicLink()) await fs.promises.unlink(p).catch(() => undefined);
-  else await ip(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
+  if (st.isSymbolicLink()) {
+    try {
+      fs.unlinkSync(p); // (a link in a tmpfs folder: at once)
+    } catch {
+      /* gone meanwhile */
+    }
+  } else await ip(['netns', 'delete', netnsName(containerId)]).catch(() => undefined);
 }
 
 /** The address the engine's embedded resolver has in every container on a user-defined network. */

@@ -218,7 +218,7 @@ export class ContainerService {
       throw systemError(msg);
     }
     const fifoDir = path.join(this.d.execRoot, 'fifo', rec.Id);
-    await fs.promises.mkdir(fifoDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(fifoDir, { recursive: true, mode: 0o700 }); // (at once: one mkdir, not a thread-pool round trip)
     const paths = fifoPaths(fifoDir, rec.Id, { tty: !!rec.Config.Tty, stdin: !!rec.Config.OpenStdin });
     const io = new ContainerIO(paths, rec.LogPath || null, logOptions, this.live.capture);
     await io.openOutputs(this.d.fifos);

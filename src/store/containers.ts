@@ -10,6 +10,9 @@ import type { ContainerRecord, ContainerState } from '../types/container';
 
 export const ZERO = '0001-01-01T00:00:00Z';
 
+/** A removed record's files up to this size are unlinked on the main thread (rmTrash). */
+const SMALL_FILE = 1 << 20;
+
 export function newState(): ContainerState {
   return { Status: 'created', Running: false, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: 0, ExitCode: 0, Error: '', StartedAt: ZERO, FinishedAt: ZERO };
 }
@@ -125,8 +128,26 @@ export class ContainerStore {
   /** The background deletions of removed records' folders (tests wait for them). */
   emptied: Promise<void> = Promise.resolve();
 
+  /**
+   * A removed record's folder deleted, after the removal's answer (setImmediate): its small files (the record, the
+   * /etc files, a short log) at once, a few syscalls on the main thread instead of fs.rm's ~15 thread-pool round
+   * trips (an lstat and an unlink each, the folder's read and rmdir); a large file (a log: freeing its blocks takes
+   * a while) and anything that is not a file on the thread pool, as fs.rm does it.
+   */
   private rmTrash(dir: string): Promise<void> {
-    return fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    return new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        const later: Promise<void>[] = [];
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isFile() && fs.lstatSync(p).size <= SMALL_FILE) fs.unlinkSync(p);
+          else later.push(fs.promises.rm(p, { recursive: true, force: true }));
+        }
+        if (!later.length) return fs.rmdirSync(dir);
+        return Promise.all(later).then(() => fs.promises.rmdir(dir));
+      })
+      .catch(() => fs.promises.rm(dir, { recursive: true, force: true }))
+      .catch(() => undefined);
   }
 
   /** The record's folder out of the store at once (moved to the trash, deleted in the background). */
