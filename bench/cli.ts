@@ -39,7 +39,7 @@ import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { startCliFloor } from './cli-floor';
 import { medianCensus, startAccounting } from './cpu-census';
 import { profileByOrigin, readTrace, runTimeline, traceClock } from './trace-summary';
-import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
+import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -150,12 +150,15 @@ async function main(): Promise<void> {
   const cpuProf = process.env.BENCH_CPUPROF;
   const startBerthd = (main: string, sock: string, name: string, b: typeof bridge, traced = false) =>
     spawn(process.execPath, [...(!traced && process.env.BENCH_BASE_NODE_FLAGS !== undefined ? process.env.BENCH_BASE_NODE_FLAGS.split(' ').filter(Boolean) : berthdNodeFlags(ROOT)), ...(traced && trace ? ['-r', path.join(ROOT, 'dist/bench/trace.js')] : []), ...(traced && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProf), ...(process.env.BENCH_CPUPROF_US ? ['--cpu-prof-interval', process.env.BENCH_CPUPROF_US] : [])] : []), main, '-H', `unix://${sock}`, '--data-root', path.join(dir, `data-${name}`), '--exec-root', path.join(dir, `exec-${name}`), '--containerd', ctd.address, '--namespace', name, '--cgroup-parent', `/${name}`, '--bridge-name', b.name, '--bridge-subnet', b.subnet, '--log-level', 'error'], { stdio: 'ignore', env: traced && trace ? { ...process.env, BERTH_TRACE: path.resolve(trace) } : process.env });
-  const berthd = startBerthd(path.join(ROOT, 'dist/src/main.js'), socket, ns, bridge, true);
+  // the bundle bin/berthd runs; tsc's modules for a trace (bench/trace.ts hooks them) or a profile summed by file
+  const berthd = startBerthd(berthdScript(ROOT, !!trace || !!cpuProf), socket, ns, bridge, true);
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const baseDist = process.env.BERTH_BASE_DIST;
   const baseSocket = path.join(dir, 'base.sock');
   const baseBridge = { name: 'bbcli1', subnet: '10.253.247.0/24' };
-  const base = baseDist ? startBerthd(path.join(baseDist, 'src/main.js'), baseSocket, `${ns}-base`, baseBridge) : undefined;
+  // the older build's bundle when it has one, else its modules (a build from before dist/bundle)
+  const baseMain = baseDist && (fs.existsSync(path.join(baseDist, 'bundle/berthd.js')) ? path.join(baseDist, 'bundle/berthd.js') : path.join(baseDist, 'src/main.js'));
+  const base = baseMain ? startBerthd(baseMain, baseSocket, `${ns}-base`, baseBridge) : undefined;
   const cleanups: (() => Promise<void>)[] = [];
   // CPU per run by component (cpuacct groups: the clients, berthd with its helpers, containerd with its shims and runc)
   const windows: [number, number][] = []; // berthNone's runs on the wall clock (for the trace and the profile)

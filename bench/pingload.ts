@@ -20,7 +20,7 @@ import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer } from './log-writers';
-import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
+import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
 import { medianCensus, startCensus, type CensusOptions } from './cpu-census';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -201,7 +201,8 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const flags = berthdNodeFlags(ROOT);
   let bare: ChildProcess | undefined;
-  const berthd = spawn(process.execPath, [...flags, ...nodeArgs, path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+  // the bundle bin/berthd runs; tsc's modules under a CPU profile (summed by file)
+  const berthd = spawn(process.execPath, [...flags, ...nodeArgs, berthdScript(ROOT, nodeArgs.some((a) => a.startsWith('--cpu-prof'))), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   try {
     while (!(await ping(socket))) {

@@ -31,7 +31,7 @@ import { request } from '../test/helpers/berth';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
-import { berthdNodeFlags, removeScratch, stopBerthd } from './scratch';
+import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -499,7 +499,8 @@ async function main(): Promise<void> {
   const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-scale-${process.pid}`;
   const bridge = { name: 'bbscale0', subnet: '10.253.243.0/24' };
-  const args = [...berthdNodeFlags(ROOT), path.join(ROOT, 'dist/src/main.js'), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'];
+  // the bundle bin/berthd runs; tsc's modules when each start-up is profiled (SCALE_CPUPROF, summed by file)
+  const args = [...berthdNodeFlags(ROOT), berthdScript(ROOT, !!process.env.SCALE_CPUPROF), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'];
   const inspect = process.env.SCALE_INSPECT === '1' || !!process.env.SCALE_HEAPSNAPSHOT;
   let berthd: ChildProcess = spawn(process.execPath, inspect ? ['--inspect=127.0.0.1:0', ...args] : args, { stdio: ['ignore', 'ignore', inspect ? 'pipe' : 'ignore'] });
   const inspector = inspect ? new Inspector(berthd) : undefined;

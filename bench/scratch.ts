@@ -26,12 +26,21 @@ export async function removeScratch(o: { ctdPid: number | undefined; bridges: { 
 }
 
 /**
- * The node flags bin/berthd starts berthd with (its `exec node ...` line), for the benches that start dist/src/main.js
- * themselves (to add a trace or a profile): they measure berthd as it is launched.
+ * The node flags bin/berthd starts berthd with (its `exec node ...` line), for the benches that start berthd's script
+ * themselves (berthdScript; to add a trace or a profile): they measure berthd as it is launched.
  */
 export function berthdNodeFlags(root: string): string[] {
   const launcher = fs.readFileSync(`${root}/bin/berthd`, 'utf8');
   const line = launcher.split('\n').find((l) => l.startsWith('exec node '));
   if (!line) throw new Error('bin/berthd: no exec node line');
   return line.slice('exec node '.length).split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
+/**
+ * The script a bench starts berthd from (after berthdNodeFlags): the bundle bin/berthd runs (dist/bundle/berthd.js,
+ * scripts/bundle.js), or with `modules` tsc's dist/src/main.js, one file per module, for a trace (bench/trace.ts
+ * hooks berth's modules) or a CPU profile summed by origin (bench/trace-summary.ts tells the origins by file).
+ */
+export function berthdScript(root: string, modules = false): string {
+  return `${root}/${modules ? 'dist/src/main.js' : 'dist/bundle/berthd.js'}`;
 }

@@ -36,6 +36,7 @@ ensure_build() {
     npm install --no-audit --no-fund --loglevel=error </dev/null
     cp package-lock.json "$stamp"
   fi
-  log "building (tsc)"
-  npx tsc -p tsconfig.json
+  # tsc, then the bundle bin/berthd runs (scripts/bundle.js: dist/bundle/)
+  log "building (tsc, esbuild)"
+  npm run -s build
 }
