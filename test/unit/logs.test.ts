@@ -234,6 +234,16 @@ describe('streamLogs', () => {
     }
   });
 
+  test('readers at once on one thread each read into buffers of their own', async () => {
+    const files = ['a', 'b', 'c'].map((name, i) => {
+      const file = path.join(dir, `${name}.log`);
+      const line = String.fromCharCode(0x61 + i).repeat(40 + i * 30) + '\n';
+      return { file, want: write(file, Array.from({ length: 60 }, () => ['stdout', line.repeat(1000)] as ['stdout', string])).stdout };
+    });
+    const got = await Promise.all(files.map((f) => read(f.file, true)));
+    got.forEach((g, i) => expect(g.stdout.equals(files[i].want)).toBe(true));
+  });
+
   test('a big plain log comes back whole, raw (TTY) and framed', async () => {
     const file = path.join(dir, 'big.log');
     const line = 'x'.repeat(61) + '\n';
