@@ -13,7 +13,7 @@ import { nowNanos } from '../runtime/clock';
 import type { EngineEvent, EventHold, EventPublisher, EventType } from '../types/event';
 
 export interface Subscription {
-  /** Events that were in the ring at subscription time and match the filter (for `since`). */
+  /** Events that were in the ring at subscription time and match the filter (for `since`; none when not asked). */
   backlog: EngineEvent[];
   /** Register the live listener; returns nothing. Called at most once. */
   onEvent(fn: (e: EngineEvent) => void): void;
@@ -130,12 +130,15 @@ export class EventBus implements EventPublisher {
     return [...this.ring];
   }
 
-  subscribe(filter: (e: EngineEvent) => boolean = () => true): Subscription {
+  /**
+   * `backlog` false: no replay is wanted (GET /events without `since`, every `docker run`'s): the ring (1,024 events)
+   * is not walked with the filter.
+   */
+  subscribe(filter: (e: EngineEvent) => boolean = () => true, backlog = true): Subscription {
     const sub: Sub = { filter };
     this.subs.add(sub);
-    const backlog = this.ring.filter(filter);
     return {
-      backlog,
+      backlog: backlog ? this.ring.filter(filter) : [],
       onEvent: (fn) => {
         sub.fn = fn;
       },

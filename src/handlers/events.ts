@@ -49,7 +49,8 @@ export interface EventSubscription {
 
 /** What GET /events needs (events/bus). */
 export interface EventsBackend {
-  subscribe(match: (e: EngineEvent) => boolean): EventSubscription;
+  /** `backlog`: the ring's matching events are wanted (a `since` replay). */
+  subscribe(match: (e: EngineEvent) => boolean, backlog: boolean): EventSubscription;
 }
 
 export function eventRoutes(bus: EventsBackend): Route[] {
@@ -65,7 +66,7 @@ export function eventRoutes(bus: EventsBackend): Route[] {
         // The spec: "400 bad parameter (since v1.24)".
         if (since !== undefined && until !== undefined && since > until && supports(v, 'EventsBadFilter400'))
           throw invalidParameter(`\`since\` time (${queryString(req, 'since')}) cannot be after \`until\` time (${queryString(req, 'until')})`);
-        const sub = bus.subscribe(match);
+        const sub = bus.subscribe(match, since !== undefined);
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.flushHeaders();
         let closed = false;

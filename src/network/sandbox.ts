@@ -33,7 +33,8 @@ export async function createNetns(containerId: string): Promise<string> {
 /** Whether the name is taken: a bind mount (`ip netns add`/`attach`) or a link (nameNetnsOf), dangling or not. */
 function taken(p: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(p);
+    // (no error made for a name that is free, the usual case: an Error's stack trace costs more than the lstat)
+    return fs.lstatSync(p, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

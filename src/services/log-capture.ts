@@ -208,9 +208,9 @@ export class LogCaptureThread implements OutputCapture {
     // The log's size until the thread has opened it: the file's (nothing else writes it).
     let size = 0;
     try {
-      size = fs.statSync(logFile).size;
+      size = fs.statSync(logFile, { throwIfNoEntry: false })?.size ?? 0; // (not there yet at a first start: no error made)
     } catch {
-      /* not there yet */
+      /* unreadable */
     }
     Atomics.store(state, 0, BigInt(size));
     const cap: MainCapture = { on, done: false, next: 1, logReqs: new Map(), subReqs: new Map(), subs: new Map() };

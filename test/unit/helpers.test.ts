@@ -107,6 +107,9 @@ test('the bus keeps a ring and replays it', () => {
   expect(bus.history().map((e) => e.Actor.ID)).toEqual(['i2', 'i3', 'i4']);
   const sub = bus.subscribe((e) => e.Actor.ID !== 'i3');
   expect(sub.backlog.map((e) => e.Actor.ID)).toEqual(['i2', 'i4']);
+  const live = bus.subscribe((e) => e.Actor.ID !== 'i3', false);
+  expect(live.backlog).toEqual([]); // (no replay asked: the ring is not walked)
+  live.close();
   const got: string[] = [];
   sub.onEvent((e) => got.push(e.Actor.ID));
   bus.publish('image', 'tag', 'i5');
