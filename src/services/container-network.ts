@@ -377,7 +377,9 @@ export class ContainerNetworking {
         return `${h.slice(i + 1)}\t${h.slice(0, i)}`;
       }),
       ...links,
-      ...(own ? [`${own.ip}\t${host}`, ...(own.ip6 ? [`${own.ip6}\t${host}`] : [])] : []),
+      // (a line per address the endpoint has: NetworkMode none's has none, and the reference writes no line)
+      ...(own?.ip ? [`${own.ip}\t${host}`] : []),
+      ...(own?.ip6 ? [`${own.ip6}\t${host}`] : []),
       ...this.peerLines(rec),
     ];
     // In place: the file is bind-mounted into the container, so its inode must stay.

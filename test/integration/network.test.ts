@@ -32,6 +32,17 @@ async function getRetry(url: string): Promise<string> {
   return get(url);
 }
 
+describe('NetworkMode none', () => {
+  // As the reference writes them (asked of it: `docker run --rm --network none busybox cat /etc/hosts`): no line for
+  // the hostname, which has no address here (berth wrote "\t<hostname>" at each start).
+  test('/etc/hosts has the localhost lines only, /etc/hostname the short id', async () => {
+    const r = await b.docker(['run', '--rm', '--network', 'none', 'busybox', 'sh', '-c', 'cat /etc/hosts; echo ---; cat /etc/hostname'], { apiVersion: '1.24' });
+    const [hosts, hostname] = r.stdout.split('---\n');
+    expect(hosts).toBe('127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nff00::0\tip6-mcastprefix\nff02::1\tip6-allnodes\nff02::2\tip6-allrouters\n');
+    expect(hostname).toMatch(/^[0-9a-f]{12}\n$/);
+  });
+});
+
 describe('the default bridge through CNI', () => {
   test('an address in the bridge subnet, /etc/hosts names it, NetworkSettings show it per version', async () => {
     const r = await b.docker(['run', '--name', 'addr', 'busybox', 'sh', '-c', 'grep -c eth0 /proc/net/dev; tail -1 /etc/hosts'], { apiVersion: '1.24' });
