@@ -53,7 +53,11 @@ export class AnswerHold {
   private soon = false;
   private lapse: NodeJS.Timeout | undefined;
 
-  constructor(private readonly lapseMs = LAPSE_MS) {}
+  constructor(
+    private readonly lapseMs = LAPSE_MS,
+    /** Called once, when the hold is released for good. */
+    private readonly onReleased?: () => void,
+  ) {}
 
   /** The answer is out (or the client left): nothing is held any more. */
   get released(): boolean {
@@ -72,6 +76,7 @@ export class AnswerHold {
     if (this.lapse) clearTimeout(this.lapse);
     this.lapse = undefined;
     e.release();
+    this.onReleased?.();
   }
 
   queued(): void {
@@ -105,9 +110,16 @@ const scope = new AsyncLocalStorage<AnswerHold>();
  * Holds not yet released. While there are none the scope is disabled: an enabled AsyncLocalStorage keeps node's
  * promise hooks on for every promise in the process (a background sweep's included), which costs CPU and, once
  * those hooks are hot, the optimizing compiler's pages in an idle daemon's RSS (docs/performance.md). A handling that
- * outlives its hold finds no store either way: a released hold holds nothing back.
+ * outlives its hold finds no store either way: a released hold holds nothing back. So a hold counts until it is
+ * released, not until its response ends: a stream open for long (the /events that `docker stats` keeps open while it
+ * asks for 1,000 containers' stats, a followed log) does not keep the hooks on once its head is out.
  */
 let unreleased = 0;
+
+/** How many holds are not yet released (the scope is on while there are any). */
+export function unreleasedHolds(): number {
+  return unreleased;
+}
 
 /** What an event published now is held behind: the running request's current epoch (undefined outside any request). */
 export function currentAnswer(): EventHold | undefined {
@@ -121,15 +133,11 @@ export function answerWritten(): void {
 
 /** Runs a request's handling with its own hold, released as the file's header says. */
 export function withAnswerHold<T>(res: ServerResponse, fn: () => T): T {
-  const hold = new AnswerHold();
-  unreleased++;
-  let counted = true;
-  const release = () => {
-    hold.release();
-    if (!counted) return;
-    counted = false;
+  const hold = new AnswerHold(LAPSE_MS, () => {
     if (--unreleased === 0) scope.disable();
-  };
+  });
+  unreleased++;
+  const release = () => hold.release();
   res.once('finish', release);
   res.once('close', release);
   // Every head goes through writeHead (res.end, res.write and flushHeaders call it for an implicit one).

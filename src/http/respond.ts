@@ -6,9 +6,10 @@ import { asBerthError, STATUS_OF_KIND } from '../errors';
 import { supports, ApiVersion } from '../translate/version/features';
 
 export function writeJSON(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  const data = Buffer.from(JSON.stringify(body) + '\n');
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': data.length });
-  res.end(data);
+  // (the text itself: node writes the head and a string body in one write, with no Buffer made for it)
+  const text = JSON.stringify(body) + '\n';
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 export function writeText(res: ServerResponse, status: number, text: string, contentType = 'text/plain; charset=utf-8'): void {

@@ -8,6 +8,9 @@ import { conflict, invalidParameter, notFound } from '../errors';
 import { readJSONFileSync, writeFileAtomic } from './atomic';
 import type { ContainerRecord, ContainerState } from '../types/container';
 
+/** The length of the short id (`docker ps`'s CONTAINER ID). */
+const SHORT = 12;
+
 export const ZERO = '0001-01-01T00:00:00Z';
 
 /** A removed record's files up to this size are unlinked on the main thread (rmTrash). */
@@ -30,6 +33,11 @@ export class ContainerStore {
 
   private readonly byId = new Map<string, ContainerRecord>();
   private readonly byName = new Map<string, string>();
+  /**
+   * The ids by their first SHORT characters (the short id the CLI shows and passes back: `docker stats` of 1,000
+   * containers looks each one up by it), so a prefix that long finds its candidates without a pass over every id.
+   */
+  private readonly byShort = new Map<string, string[]>();
   /** Each record's file writes in order (a later state never lands before an earlier one), and its removal after them. */
   private readonly writes = new Map<string, Promise<void>>();
   /**
@@ -56,7 +64,7 @@ export class ContainerStore {
     for (const id of fs.readdirSync(this.root)) {
       const rec = readJSONFileSync<ContainerRecord>(this.file(id));
       if (!rec) continue;
-      this.byId.set(rec.Id, rec);
+      this.index(rec);
       this.byName.set(rec.Name, rec.Id);
     }
   }
@@ -106,7 +114,7 @@ export class ContainerStore {
    */
   async save(rec: ContainerRecord, as: ContainerRecord = rec): Promise<void> {
     if (this.removed.has(rec)) return;
-    this.byId.set(rec.Id, rec);
+    this.index(rec);
     this.byName.set(rec.Name, rec.Id);
     const data = JSON.stringify(as);
     const waiting = this.queued.get(rec.Id);
@@ -168,7 +176,7 @@ export class ContainerStore {
   async delete(rec: ContainerRecord): Promise<void> {
     this.removed.add(rec);
     this.queued.delete(rec.Id); // (a save after this one is no longer ordered before the removal)
-    this.byId.delete(rec.Id);
+    this.unindex(rec.Id);
     this.releaseName(rec.Name, rec.Id);
     try {
       await this.serial(rec.Id, () => this.removeDir(rec.Id));
@@ -192,6 +200,32 @@ export class ContainerStore {
     return this.byId.get(id);
   }
 
+  private index(rec: ContainerRecord): void {
+    if (!this.byId.has(rec.Id)) {
+      const short = rec.Id.slice(0, SHORT);
+      const ids = this.byShort.get(short);
+      if (ids) ids.push(rec.Id);
+      else this.byShort.set(short, [rec.Id]);
+    }
+    this.byId.set(rec.Id, rec);
+  }
+
+  private unindex(id: string): void {
+    if (!this.byId.delete(id)) return;
+    const short = id.slice(0, SHORT);
+    const ids = this.byShort.get(short)?.filter((x) => x !== id) ?? [];
+    if (ids.length) this.byShort.set(short, ids);
+    else this.byShort.delete(short);
+  }
+
+  /** The ids that begin with `prefix` (hex): none, one, or two of them (then the prefix is ambiguous). */
+  private withPrefix(prefix: string): string[] {
+    const candidates = prefix.length >= SHORT ? (this.byShort.get(prefix.slice(0, SHORT)) ?? []) : this.byId.keys();
+    const hits: string[] = [];
+    for (const id of candidates) if (id.startsWith(prefix) && hits.push(id) > 1) break;
+    return hits;
+  }
+
   /** Full id, exact name (with or without '/'), or unique id prefix — like the engine's GetContainer. */
   find(ref: string): ContainerRecord {
     if (!ref) throw invalidParameter('No container name or ID supplied');
@@ -202,7 +236,7 @@ export class ContainerStore {
     const byName = this.byId.get(this.byName.get(ref.startsWith('/') ? ref : `/${ref}`) ?? '');
     if (byName) return byName;
     if (/^[a-f0-9]+$/.test(ref)) {
-      const hits = [...this.byId.keys()].filter((id) => id.startsWith(ref));
+      const hits = this.withPrefix(ref);
       if (hits.length === 1) return this.byId.get(hits[0])!;
       if (hits.length > 1) throw invalidParameter(`Multiple IDs found with provided prefix: ${ref}`);
     }

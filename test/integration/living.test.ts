@@ -167,6 +167,48 @@ describe('restart policies, update, stats, OOM', () => {
     }
   });
 
+  test('the cgroup reader keeps a container\'s files open between readings: each reading is a fresh one; they close after the keep time, when the process is gone, and stay within the bound', async () => {
+    const id = await create({ Cmd: ['sh', '-c', 'while true; do :; done'] }, 'keptfiles');
+    await b.request('POST', `/v1.24/containers/${id}/start`);
+    const pid = (await inspect(id)).State.Pid;
+    const reader = new CgroupV1Reader({ keepMs: 300 });
+    const bounded = new CgroupV1Reader({ maxKept: 2, keepMs: 300 });
+    const total = (m: any) => BigInt(m.cpu.usage.total);
+    try {
+      const first = reader.metrics(id, pid, true) as any;
+      expect(reader.openFiles).toBe(3); // cpuacct.stat, cpuacct.usage_percpu, cpu.stat
+      await new Promise((r) => setTimeout(r, 100));
+      const full = reader.metrics(id, pid) as any;
+      const files = reader.openFiles;
+      expect(files).toBeGreaterThanOrEqual(12); // and the 9 others (more with the CFQ/BFQ recursive files)
+      expect(total(full)).toBeGreaterThan(total(first)); // read anew through the same files: the busy loop's CPU went up
+      await new Promise((r) => setTimeout(r, 100));
+      expect(total(reader.metrics(id, pid) as any)).toBeGreaterThan(total(full));
+      expect(reader.openFiles).toBe(files);
+      // the bounded reader reads the same figures with at most 2 files open
+      const b1 = bounded.metrics(id, pid) as any;
+      expect(bounded.openFiles).toBe(2);
+      expect(Object.keys(b1)).toEqual(Object.keys(full));
+      expect(b1.memory.usage.limit).toBe(full.memory.usage.limit);
+      expect(total(b1)).toBeGreaterThan(total(full));
+      // not read for the keep time: closed (the sweep comes within twice the keep time)
+      await new Promise((r) => setTimeout(r, 700));
+      expect([reader.openFiles, bounded.openFiles]).toEqual([0, 0]);
+      reader.metrics(id, pid);
+      expect(reader.openFiles).toBe(files);
+      // the process gone (its cgroup removed under the kept files): no reading, and its files closed
+      await b.request('POST', `/v1.24/containers/${id}/kill`);
+      for (let i = 0; i < 100 && (await inspect(id)).State.Running; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && reader.metrics(id, pid) !== undefined; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(reader.metrics(id, pid)).toBeUndefined();
+      expect(reader.openFiles).toBe(0);
+    } finally {
+      reader.close();
+      bounded.close();
+      await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
+    }
+  });
+
   test('a memory hog over -m 16m is OOMKilled, with the oom event', async () => {
     const w = watchEvents(`?filters=${encodeURIComponent('{"event":["oom"]}')}`, (e) => e.Action === 'oom');
     const id = await create({ Cmd: ['sh', '-c', 'x=a; while true; do x=$x$x; done'], HostConfig: { Memory: 16 << 20 } }, 'hog');

@@ -190,3 +190,30 @@ test("a removed record's folder leaves the store at once and is deleted in the b
   await next.delete(other);
   expect(next.get(other.Id)).toBeUndefined();
 });
+
+test('an id prefix finds its container whether shorter or longer than the short id; two matches are ambiguous; a removed one is gone', async () => {
+  const store = new ContainerStore(root);
+  const a = record('abcdef0123456789' + '0'.repeat(48), '/a');
+  const b = record('abcdef0123456789' + '1'.repeat(48), '/b');
+  const c = record('abcdef01234f' + '2'.repeat(52), '/c');
+  for (const r of [a, b, c]) await store.save(r);
+  await store.save(a); // (saved again: indexed once)
+  expect(store.find('abcdef0123456789' + '0').Name).toBe('/a');
+  expect(store.find(b.Id.slice(0, 20)).Name).toBe('/b');
+  expect(store.find('abcdef01234f').Name).toBe('/c');
+  expect(store.find('abcdef01234f2').Name).toBe('/c');
+  expect(() => store.find('abcdef012345')).toThrow('Multiple IDs found with provided prefix: abcdef012345');
+  expect(() => store.find('abcdef0123456789')).toThrow('Multiple IDs found with provided prefix: abcdef0123456789');
+  expect(() => store.find('abcdef')).toThrow('Multiple IDs found with provided prefix: abcdef');
+  expect(() => store.find('abcdef0123456789' + '3')).toThrow('No such container: abcdef01234567893');
+  await store.delete(b);
+  expect(store.find('abcdef0123456789').Name).toBe('/a');
+  expect(store.find('abcdef012345').Name).toBe('/a');
+  await store.delete(a);
+  expect(store.find('abcdef01').Name).toBe('/c');
+  expect(() => store.find('abcdef0123456789')).toThrow('No such container');
+  // read back from disk: the same lookups
+  const again = new ContainerStore(root);
+  expect(again.find('abcdef012').Name).toBe('/c');
+  expect(again.find(c.Id.slice(0, 30)).Name).toBe('/c');
+});

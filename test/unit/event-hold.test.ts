@@ -3,7 +3,7 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { EventBus } from '../../src/events/bus';
-import { AnswerHold, currentAnswer } from '../../src/http/answer';
+import { AnswerHold, currentAnswer, unreleasedHolds } from '../../src/http/answer';
 import type { Route } from '../../src/http/app';
 import { hijack } from '../../src/http/hijack';
 import type { EngineEvent } from '../../src/types/event';
@@ -257,6 +257,33 @@ describe('through the app', () => {
       expect((await p2).status).toBe(200);
       expect(probed.get('p2')).toBe(true);
       expect(currentAnswer()).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a stream left open holds nothing once its head is out: the scope goes off, and a request after it has its hold', async () => {
+    const s = await serveRoutes(routes);
+    try {
+      seen.length = 0;
+      const streamed = s.request('POST', '/stream/s2');
+      streamed.catch(() => undefined);
+      await until(() => seen.length > 0);
+      expect(seen).toEqual([{ id: 's2', answered: true }]);
+      // (as /events while docker stats asks for every container: open, its head out)
+      await until(() => unreleasedHolds() === 0);
+      expect(unreleasedHolds()).toBe(0);
+      const p3 = s.request('POST', '/probe/p3');
+      await until(() => ends.has('p3'));
+      expect(unreleasedHolds()).toBe(1);
+      ends.get('p3')!();
+      expect((await p3).status).toBe(200);
+      expect(probed.get('p3')).toBe(true);
+      await until(() => unreleasedHolds() === 0);
+      expect(unreleasedHolds()).toBe(0);
+      ends.get('s2')!();
+      await streamed;
+      expect(unreleasedHolds()).toBe(0);
     } finally {
       await s.close();
     }

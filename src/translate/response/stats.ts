@@ -87,26 +87,55 @@ function cpuStats(r: StatsReading | undefined): Record<string, unknown> {
   };
 }
 
-const MEM_KEYS: [string, string][] = [
-  ['active_anon', 'active_anon'], ['active_file', 'active_file'], ['cache', 'cache'], ['dirty', 'dirty'],
-  ['hierarchical_memory_limit', 'hierarchical_memory_limit'], ['inactive_anon', 'inactive_anon'], ['inactive_file', 'inactive_file'],
-  ['mapped_file', 'mapped_file'], ['pgfault', 'pg_fault'], ['pgmajfault', 'pg_maj_fault'], ['pgpgin', 'pg_pg_in'], ['pgpgout', 'pg_pg_out'],
-  ['rss', 'rss'], ['rss_huge', 'rss_huge'], ['unevictable', 'unevictable'], ['writeback', 'writeback'],
-];
+/**
+ * The v1 memory.stat figures the engine passes on (containerd's MemoryStat names on the right), in its order, each
+ * followed by its total_ but the hierarchical limit; the memory+swap limit last, when the host accounts swap (cgroup
+ * v1 memory.memsw.*). One literal: the object is made at its size, not grown a field at a time.
+ */
+function memStatsV1(mem: any): Record<string, number> {
+  const stats: Record<string, number> = {
+    active_anon: n(mem.active_anon),
+    total_active_anon: n(mem.total_active_anon),
+    active_file: n(mem.active_file),
+    total_active_file: n(mem.total_active_file),
+    cache: n(mem.cache),
+    total_cache: n(mem.total_cache),
+    dirty: n(mem.dirty),
+    total_dirty: n(mem.total_dirty),
+    hierarchical_memory_limit: n(mem.hierarchical_memory_limit),
+    inactive_anon: n(mem.inactive_anon),
+    total_inactive_anon: n(mem.total_inactive_anon),
+    inactive_file: n(mem.inactive_file),
+    total_inactive_file: n(mem.total_inactive_file),
+    mapped_file: n(mem.mapped_file),
+    total_mapped_file: n(mem.total_mapped_file),
+    pgfault: n(mem.pg_fault),
+    total_pgfault: n(mem.total_pg_fault),
+    pgmajfault: n(mem.pg_maj_fault),
+    total_pgmajfault: n(mem.total_pg_maj_fault),
+    pgpgin: n(mem.pg_pg_in),
+    total_pgpgin: n(mem.total_pg_pg_in),
+    pgpgout: n(mem.pg_pg_out),
+    total_pgpgout: n(mem.total_pg_pg_out),
+    rss: n(mem.rss),
+    total_rss: n(mem.total_rss),
+    rss_huge: n(mem.rss_huge),
+    total_rss_huge: n(mem.total_rss_huge),
+    unevictable: n(mem.unevictable),
+    total_unevictable: n(mem.total_unevictable),
+    writeback: n(mem.writeback),
+    total_writeback: n(mem.total_writeback),
+  };
+  if (mem.hierarchical_swap_limit !== undefined) stats.hierarchical_memsw_limit = n(mem.hierarchical_swap_limit);
+  return stats;
+}
 
 export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v: ApiVersion, who?: { id: string; name: string }): Record<string, unknown> {
   const m = cur.metrics ?? {};
-  const mem = m.memory ?? {};
-  const stats: Record<string, number> = {};
-  for (const [wire, key] of MEM_KEYS) {
-    stats[wire] = n(mem[key]);
-    stats[`total_${wire}`] = n(mem[`total_${key}`]);
-  }
-  delete stats.total_hierarchical_memory_limit;
-  // The memory+swap limit, when the host accounts swap (cgroup v1 memory.memsw.*).
-  if (mem.hierarchical_swap_limit !== undefined) stats.hierarchical_memsw_limit = n(mem.hierarchical_swap_limit);
-  const blk = (entries: any[] | undefined) => (entries ?? []).map((e) => ({ major: n(e.major), minor: n(e.minor), op: e.op, value: n(e.value) }));
   if (isV2Metrics(m)) return shapeStats(cur, prev, v, who, v2Parts(cur));
+  const mem = m.memory ?? {};
+  const stats = memStatsV1(mem);
+  const blk = (entries: any[] | undefined) => (entries ?? []).map((e) => ({ major: n(e.major), minor: n(e.minor), op: e.op, value: n(e.value) }));
   const out: Record<string, unknown> = { read: cur.read };
   // The spec does not name preread; the reference sends it at every version (the zero time before a second reading).
   out.preread = prev?.read ?? '0001-01-01T00:00:00Z';
