@@ -352,7 +352,10 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
     disable: (ref) => plugins().disable(ref),
     remove: (ref) => plugins().remove(ref),
   };
-  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(swarmBackend)), ...swarmRoutes(swarmBackend), ...nodeRoutes(nodesBackend, async () => (await swarmNetworks.refresh(), swarmNetworks.list())), ...serviceRoutes(servicesBackend), ...buildRoutes(buildBackend), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...containerRoutes(containers, execs), ...execRoutes(execs), ...volumeRoutes(volumes), ...pluginRoutes(pluginsBackend), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem), ...eventRoutes(events)];
+  // express's router tries the routes in this order, a path match (a RegExp) each, until one matches: the routes of
+  // every `docker run` (containers, exec, events) come right after the system's, ahead of some fifty swarm, build,
+  // registry and image routes (no path of those groups is one of theirs; each group keeps its own order).
+  const routes: Route[] = [...systemRoutes(system, () => infoSwarmSection(swarmBackend)), ...containerRoutes(containers, execs), ...execRoutes(execs), ...eventRoutes(events), ...swarmRoutes(swarmBackend), ...nodeRoutes(nodesBackend, async () => (await swarmNetworks.refresh(), swarmNetworks.list())), ...serviceRoutes(servicesBackend), ...buildRoutes(buildBackend), ...registryRoutes(registry), ...imageIoRoutes({ save: (names, start) => save.save(names, start), commit: (o) => commit.commit(o) }), ...imageRoutes(images), ...volumeRoutes(volumes), ...pluginRoutes(pluginsBackend), ...networkRoutes(networks, networking, containers), ...statsRoutes(new StatsService(ctr, store)), ...filesystemRoutes(filesystem)];
 
   const handling = new InFlight();
   const app = createApp({ routes, serverVersion: BERTH_VERSION, corsHeader: config.corsHeader, logger, authorizer: authz, track: (h) => void handling.add(h) });
