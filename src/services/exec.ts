@@ -21,6 +21,8 @@ import type { OciSpec } from '../types/config';
 import type { ExecConfig, ExecState } from '../types/exec';
 
 export interface ExecRecord extends ExecState {
+  /** the container's State.StartedAt when the exec was made: an exec not started by the end of that run is forgotten */
+  run?: string;
   io?: ContainerIO;
   done?: Promise<number>;
 }
@@ -58,17 +60,30 @@ export class ExecService {
 
   get(id: string): ExecRecord {
     const e = this.execs.get(id);
-    if (!e) throw notFound(`No such exec instance: ${id}`);
-    return e;
+    // as the engine: an exec not started when its container stops is dropped with the run (inspect and start: 404)
+    if (e && !e.started && e.run !== undefined) {
+      let rec: ContainerRecord | undefined;
+      try {
+        rec = this.containers.find(e.containerId);
+      } catch {
+        rec = undefined;
+      }
+      if (!rec || !rec.State.Running || rec.State.StartedAt !== e.run) this.execs.delete(id);
+    }
+    if (!this.execs.has(id)) throw notFound(`No such exec instance: ${id}`);
+    return e!;
   }
 
   create(containerRef: string, cfg: ExecConfig): string {
     const rec = this.containers.find(containerRef);
+    // the reference's words: the id, but the paused container as the client named it (its getActiveContainer); a
+    // restarting container (running to the engine, not to berth's record) is told apart
+    if (rec.State.Restarting) throw conflict(`Container ${rec.Id} is restarting, wait until the container is running`);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
-    if (rec.State.Paused) throw conflict(`Container ${rec.Id} is paused, unpause the container before exec`);
+    if (rec.State.Paused) throw conflict(`Container ${containerRef} is paused, unpause the container before exec`);
     if (!cfg.Cmd || cfg.Cmd.length === 0) throw invalidParameter('No exec command specified');
     const id = crypto.randomBytes(32).toString('hex');
-    this.execs.set(id, { id, containerId: rec.Id, config: cfg, running: false, exitCode: null, pid: 0, started: false });
+    this.execs.set(id, { id, containerId: rec.Id, config: cfg, running: false, exitCode: null, pid: 0, started: false, run: rec.State.StartedAt });
     this.publish(rec, `exec_create: ${cfg.Cmd[0]} ${cfg.Cmd.slice(1).join(' ')}`, { execID: id });
     return id;
   }

@@ -107,16 +107,15 @@ export function resolveUser(spec: string, passwd: string | undefined, group: str
     else if (/^\d+$/.test(g)) gid = Number(g);
     else throw new Error(`unable to find group ${g}: no matching entries in group file`);
   }
-  const extra = new Set<number>();
-  if (g === undefined || g === '') {
-    extra.add(gid);
-    if (userName) for (const e of groups) if ((e[3] ?? '').split(',').includes(userName)) extra.add(Number(e[2]));
-  }
+  // As the engine (20.10.18 on): the primary group first, whatever the form, then the groups that list the user (the
+  // implicit form only, in the group file's order), then GroupAdd; repeats are kept as the engine keeps them.
+  const extra = [gid];
+  if ((g === undefined || g === '') && userName) for (const e of groups) if ((e[3] ?? '').split(',').includes(userName)) extra.push(Number(e[2]));
   for (const a of groupAdd) {
     const entry = groups.find((e) => e[0] === a);
-    if (entry) extra.add(Number(entry[2]));
-    else if (/^\d+$/.test(a)) extra.add(Number(a));
+    if (entry) extra.push(Number(entry[2]));
+    else if (/^\d+$/.test(a)) extra.push(Number(a));
     else throw new Error(`Unable to find group ${a}`);
   }
-  return { uid, gid, additionalGids: [...extra] };
+  return { uid, gid, additionalGids: extra };
 }

@@ -12,12 +12,16 @@ import * as path from 'node:path';
 const passwd = 'root:x:0:0:root:/root:/bin/sh\napp:x:1000:1000::/home/app:/bin/sh\n';
 const group = 'root:x:0:\napp:x:1000:\nstaff:x:50:app\n';
 
+// the reference's spec (20.10.24): process.user.additionalGids is [gid, groups listing the user (implicit form), GroupAdd]
 test('users in all four forms, groups and GroupAdd', () => {
   expect(resolveUser('', passwd, group)).toEqual({ uid: 0, gid: 0, additionalGids: [0] });
   expect(resolveUser('app', passwd, group)).toEqual({ uid: 1000, gid: 1000, additionalGids: [1000, 50] });
-  expect(resolveUser('app:staff', passwd, group)).toEqual({ uid: 1000, gid: 50, additionalGids: [] });
+  expect(resolveUser('app:staff', passwd, group)).toEqual({ uid: 1000, gid: 50, additionalGids: [50] });
   expect(resolveUser('4242', passwd, group)).toEqual({ uid: 4242, gid: 0, additionalGids: [0] });
-  expect(resolveUser('4242:77', passwd, group)).toEqual({ uid: 4242, gid: 77, additionalGids: [] });
+  expect(resolveUser('4242:77', passwd, group)).toEqual({ uid: 4242, gid: 77, additionalGids: [77] });
+  expect(resolveUser('4242:77', passwd, group, ['99']).additionalGids).toEqual([77, 99]);
+  // repeats kept: -u bob --group-add 1000 --group-add staff gave [1000, 50, 10, 1000, 50]
+  expect(resolveUser('app', passwd, group, ['1000', 'staff']).additionalGids).toEqual([1000, 50, 1000, 50]);
   expect(resolveUser('', passwd, group, ['staff', '99']).additionalGids).toEqual([0, 50, 99]);
   expect(() => resolveUser('nobody', passwd, group)).toThrow('unable to find user nobody: no matching entries in passwd file');
   expect(() => resolveUser('app:nogroup', passwd, group)).toThrow('unable to find group nogroup');

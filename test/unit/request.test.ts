@@ -56,7 +56,25 @@ describe('validation with the engine messages', () => {
     [{ HostConfig: { Binds: ['/tmp'] } }, "invalid volume specification: '/tmp'"],
     [{ HostConfig: { Ulimits: [{ Name: 'bogus', Soft: 1, Hard: 1 }] } }, 'invalid ulimit type: bogus'],
     [{ HostConfig: { OomScoreAdj: 2000 } }, 'Invalid value 2000, range for oom score adj is [-1000, 1000]'],
+    // the reference (20.10) at 1.24, asked with curl
+    [{ StopSignal: 'FOO' }, 'Invalid signal: FOO'],
+    [{ StopSignal: 'SIGUNUSED' }, 'Invalid signal: SIGUNUSED'],
+    [{ StopSignal: 'RTMIN+16' }, 'Invalid signal: RTMIN+16'],
+    [{ StopSignal: 'RTMAX-15' }, 'Invalid signal: RTMAX-15'],
+    [{ StopSignal: '0' }, 'Invalid signal: 0'],
+    [{ StopSignal: ' 9' }, 'Invalid signal:  9'],
+    [{ Env: ['=foo'] }, 'invalid environment variable: =foo'],
+    [{ Env: ['A=1', ''] }, 'invalid environment variable: '],
+    [{ WorkingDir: 'rel', StopSignal: 'X', Env: ['=a'] }, "the working directory 'rel' is invalid, it needs to be an absolute path"],
+    [{ StopSignal: 'X', Env: ['=a'], Healthcheck: { Interval: 1 } }, 'Invalid signal: X'],
+    [{ Env: ['=a'], Healthcheck: { Interval: 1 } }, 'invalid environment variable: =a'],
   ])('%j', (body, msg) => expect(bad({ Image: 'x', ...body })).toBe(msg));
+
+  test('stop signals the reference takes: any non-zero integer, its names with or without SIG in any case', () => {
+    for (const sig of ['99', '-1', '65', 'sigkill', 'RTMIN+3', 'SIGRTMAX-1', 'RTMAX-14', 'CLD', 'SIGRTMIN', 'TERM'])
+      expect([sig, bad({ Image: 'x', StopSignal: sig })]).toEqual([sig, 'ok']);
+    expect(bad({ Image: 'x', Env: ['A', 'B=1'] })).toBe('ok');
+  });
 
   test('version-dependent rules', () => {
     expect(bad({ Image: 'x', Hostname: 'bad_host!' }, '1.23')).toBe('ok');

@@ -119,10 +119,18 @@ describe('each HostConfig field', () => {
     expect(s.linux.devices).toEqual([{ path: '/dev/fuse', type: 'c', major: 10, minor: 229, fileMode: 0o666, uid: 0, gid: 0 }]);
     expect(s.linux.resources.devices[s.linux.resources.devices.length - 1]).toEqual({ allow: true, type: 'c', major: 10, minor: 229, access: 'rw' });
   });
+  test("the environment as the engine's ReplaceOrAppendEnvValues: a bare name removes a default and is left out", () => {
+    // the reference: run -e A=1 -e B busybox env printed PATH, HOSTNAME, A=1 (and runc's HOME); -e PATH -e HOSTNAME
+    // (both unset in the CLI's environment) removed both; -e B=1 -e B ran with B=1
+    const env = (e: string[], tty = false) => generateSpec(input({}, { Env: e, Tty: tty })).process.env;
+    expect(env(['A=1', 'B'])).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOSTNAME=aaaaaaaaaaaa', 'A=1']);
+    expect(env(['HOSTNAME', 'PATH', 'TERM'], true)).toEqual([]);
+    expect(env(['A=1', 'PATH=/x', 'B=1', 'B', 'HOSTNAME=h'])).toEqual(['PATH=/x', 'HOSTNAME=h', 'A=1', 'B=1']);
+  });
   test('Config fields: entrypoint + cmd, env, workdir, tty, domainname', () => {
     const s = generateSpec(input({}, { Entrypoint: ['/bin/sh', '-c'], Cmd: ['echo hi'], WorkingDir: '/tmp', Tty: true, Domainname: 'example.com', Env: ['A=1'] }));
     expect(s.process.args).toEqual(['/bin/sh', '-c', 'echo hi']);
-    expect(s.process.env).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOSTNAME=aaaaaaaaaaaa', 'A=1', 'TERM=xterm']);
+    expect(s.process.env).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOSTNAME=aaaaaaaaaaaa', 'TERM=xterm', 'A=1']);
     expect(s.process.cwd).toBe('/tmp');
     expect(s.process.terminal).toBe(true);
     expect(s.domainname).toBe('example.com');

@@ -144,12 +144,31 @@ export function parseBind(spec: string, v?: ApiVersion): { source: string; desti
 export const RUNTIME_V1 = 'io.containerd.runtime.v1.linux';
 export const RUNTIMES = ['runc', 'io.containerd.runc.v2', RUNTIME_V1];
 
+const SIGNAL_NAMES = new Set(
+  'ABRT ALRM BUS CHLD CLD CONT FPE HUP ILL INT IO IOT KILL PIPE POLL PROF PWR QUIT SEGV STKFLT STOP SYS TERM TRAP TSTP TTIN TTOU URG USR1 USR2 VTALRM WINCH XCPU XFSZ RTMIN RTMAX'.split(' '),
+);
+for (let n = 1; n <= 15; n++) SIGNAL_NAMES.add(`RTMIN+${n}`);
+for (let n = 1; n <= 14; n++) SIGNAL_NAMES.add(`RTMAX-${n}`);
+
+/**
+ * A stop signal the engine accepts at create (its ParseSignal): any integer but 0 (the reference took -1, 65 and 99),
+ * or a name of its table with or without SIG in any case (RTMIN+1..15, RTMAX-14..1; not UNUSED, RTMIN+16).
+ */
+export function isEngineSignal(raw: string): boolean {
+  if (/^[+-]?\d+$/.test(raw)) return Number(raw) !== 0;
+  const up = raw.toUpperCase();
+  return SIGNAL_NAMES.has(up.startsWith('SIG') ? up.slice(3) : up);
+}
+
 export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
   const { config: c, hostConfig: hc } = req;
   const warnings: string[] = [];
   if (c.Hostname && supports(v, 'CreateHostnameRFC1123') && !RFC1123.test(c.Hostname)) throw invalidParameter(`invalid hostname format: ${c.Hostname}`);
-  validateHealth(c.Healthcheck);
+  // the engine's order (validateContainerConfig): working directory, stop signal, environment, health check
   if (c.WorkingDir && !c.WorkingDir.startsWith('/')) throw invalidParameter(`the working directory '${c.WorkingDir}' is invalid, it needs to be an absolute path`);
+  if (c.StopSignal && !isEngineSignal(c.StopSignal)) throw invalidParameter(`Invalid signal: ${c.StopSignal}`);
+  for (const e of c.Env ?? []) if (e === '' || e.startsWith('=')) throw invalidParameter(`invalid environment variable: ${e}`);
+  validateHealth(c.Healthcheck);
   if (hc.BlkioWeight && (hc.BlkioWeight < 10 || hc.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
   if (hc.MemorySwappiness !== undefined && hc.MemorySwappiness !== null && hc.MemorySwappiness !== -1 && (hc.MemorySwappiness < 0 || hc.MemorySwappiness > 100))
     throw invalidParameter(`Invalid value: ${hc.MemorySwappiness}, valid memory swappiness range is 0-100`);

@@ -102,15 +102,40 @@ export const withNamespaces: SpecOpt = (s, i) => {
   if (hc.UTSMode === 'host') delete s.hostname;
 };
 
+/**
+ * The engine's environment of a process: the defaults (PATH, HOSTNAME, TERM) with the container's variables over
+ * them: a `K=V` replaces the default K in its place or is appended; a bare `K` (docker run -e K with K unset in the
+ * client's environment) removes the default K and is itself left out (runc refuses a variable without `=`). Config.Env
+ * keeps the bare name, as the reference's inspect shows it.
+ */
+export function replaceOrAppendEnv(defaults: string[], overrides: string[]): string[] {
+  const out: (string | undefined)[] = [...defaults];
+  const at = new Map<string, number>();
+  out.forEach((e, n) => at.set(e!.split('=')[0], n));
+  for (const v of overrides) {
+    const eq = v.indexOf('=');
+    if (eq < 0) {
+      const n = at.get(v);
+      if (n !== undefined) out[n] = undefined;
+      continue;
+    }
+    // only the defaults are replaced in place: a repeated variable is appended again (runc's last one wins), and a
+    // bare name after K=V leaves K=V (the reference: -e B=1 -e B runs with B=1)
+    const n = at.get(v.slice(0, eq));
+    if (n !== undefined) out[n] = v;
+    else out.push(v);
+  }
+  return out.filter((e): e is string => e !== undefined);
+}
+
 export const withProcess: SpecOpt = (s, i) => {
   const c = i.config;
   const argv = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
   s.process.args = argv;
-  const env = [...(c.Env ?? [])];
-  if (!env.some((e) => e.startsWith('PATH='))) env.unshift('PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
-  if (i.hostConfig.UTSMode !== 'host' && !env.some((e) => e.startsWith('HOSTNAME='))) env.splice(1, 0, `HOSTNAME=${i.hostname}`);
-  if (c.Tty && !env.some((e) => e.startsWith('TERM='))) env.push('TERM=xterm');
-  s.process.env = env;
+  const defaults = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'];
+  if (i.hostConfig.UTSMode !== 'host') defaults.push(`HOSTNAME=${i.hostname}`);
+  if (c.Tty) defaults.push('TERM=xterm');
+  s.process.env = replaceOrAppendEnv(defaults, c.Env ?? []);
   s.process.cwd = c.WorkingDir || '/';
   s.process.terminal = !!c.Tty;
   s.process.user = { uid: i.user.uid, gid: i.user.gid, additionalGids: i.user.additionalGids };

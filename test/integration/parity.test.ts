@@ -1,0 +1,131 @@
+// Differences a differential sweep (the docker 20.10 CLI at API 1.24 against the reference engine and berth) found;
+// each expectation is the reference's answer, asked with curl or the CLI (20.10.24).
+import { startTestBerth, TestBerth } from '../helpers/berth';
+import { loadBusybox } from '../helpers/busybox-image';
+import { frames } from '../helpers/frames';
+
+let b: TestBerth;
+beforeAll(async () => {
+  b = await startTestBerth();
+  await loadBusybox(b);
+  await loadBusybox(b, 'parity-user:latest', {
+    extraFiles: { 'etc/passwd': 'root:x:0:0:root:/root:/bin/sh\nbob:x:1000:1000::/home/bob:/bin/sh\n', 'etc/group': 'root:x:0:\nbob:x:1000:\nstaff:x:50:bob\nwheel:x:10:root,bob\n' },
+  });
+});
+afterAll(async () => {
+  await b.close();
+});
+
+const json = (body: unknown) => ({ body });
+
+/** create, start, wait; the output (stdout then stderr, as frames arrive) */
+async function run(body: Record<string, unknown>, v = '1.24'): Promise<{ id: string; out: string }> {
+  const c = await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', ...body }));
+  expect([c.status, c.text]).toEqual([201, expect.any(String)]);
+  const id = c.json().Id;
+  expect((await b.request('POST', `/v${v}/containers/${id}/start`)).status).toBe(204);
+  await b.request('POST', `/v${v}/containers/${id}/wait`);
+  const logs = await b.request('GET', `/v${v}/containers/${id}/logs?stdout=1&stderr=1`);
+  return { id, out: Buffer.concat(frames(logs.body).map((f) => f.data)).toString() };
+}
+
+describe('users: the primary group is a supplementary group too (20.10.18 on)', () => {
+  test.each([
+    [{ User: '1234:5678' }, 'uid=1234 gid=5678 groups=5678\n'],
+    // the test image has a passwd with root (the reference's busybox had none: gid=0 groups=0)
+    [{ User: '1234' }, 'uid=1234 gid=0(root) groups=0(root)\n'],
+    [{ User: '1234:5678', HostConfig: { GroupAdd: ['99'] } }, 'uid=1234 gid=5678 groups=99,5678\n'],
+    [{}, 'uid=0(root) gid=0(root) groups=0(root)\n'],
+    [{ Image: 'parity-user', User: 'bob' }, 'uid=1000(bob) gid=1000(bob) groups=10(wheel),50(staff),1000(bob)\n'],
+    [{ Image: 'parity-user', User: 'bob:staff' }, 'uid=1000(bob) gid=50(staff) groups=50(staff)\n'],
+    [{ Image: 'parity-user', User: '1000:50' }, 'uid=1000(bob) gid=50(staff) groups=50(staff)\n'],
+    [{ Image: 'parity-user' }, 'uid=0(root) gid=0(root) groups=0(root),10(wheel)\n'],
+  ])('%j', async (body, want) => {
+    const { id, out } = await run({ Cmd: ['id'], ...body });
+    expect(out).toBe(want);
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+  });
+
+  test('exec -u uid:gid, and exec -u with the container’s GroupAdd', async () => {
+    const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'parity-user', Cmd: ['sleep', '100'], HostConfig: { GroupAdd: ['50'] } }))).json().Id;
+    await b.request('POST', `/v1.24/containers/${c}/start`);
+    const exec = async (User: string) => {
+      const e = (await b.request('POST', `/v1.24/containers/${c}/exec`, json({ Cmd: ['id'], User, AttachStdout: true }))).json().Id;
+      const s = await b.request('POST', `/v1.24/exec/${e}/start`, json({ Detach: false }));
+      return Buffer.concat(frames(s.body).map((f) => f.data)).toString();
+    };
+    expect(await exec('1:1')).toBe('uid=1 gid=1 groups=1,50(staff)\n');
+    expect(await exec('bob:wheel')).toBe('uid=1000(bob) gid=10(wheel) groups=10(wheel),50(staff)\n');
+    await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+  });
+});
+
+describe('environment', () => {
+  test('a bare name (docker run -e B, B unset in the CLI) runs; it removes a default; Config.Env keeps it', async () => {
+    const { id, out } = await run({ Cmd: ['env'], Env: ['A=1', 'B'] });
+    expect(out.split('\n').filter((l) => !l.startsWith('HOSTNAME='))).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'A=1', 'HOME=/root', '']);
+    expect((await b.request('GET', `/v1.24/containers/${id}/json`)).json().Config.Env).toEqual(['A=1', 'B', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']);
+    const gone = await run({ Cmd: ['/bin/env'], Env: ['PATH', 'HOSTNAME', 'B=1', 'B'] });
+    expect(gone.out).toBe('B=1\nHOME=/root\n');
+    for (const c of [id, gone.id]) await b.request('DELETE', `/v1.24/containers/${c}`);
+  });
+
+  test('an empty variable or one without a name is refused at create', async () => {
+    for (const [env, msg] of [[['=foo'], 'invalid environment variable: =foo'], [[''], 'invalid environment variable: ']] as const) {
+      const r = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], Env: env }));
+      expect([r.status, r.json().message]).toEqual([400, msg]);
+    }
+  });
+});
+
+test('a stop signal the engine does not know is a 400 at create; numbers but 0 pass', async () => {
+  // (the reference checks it at 1.18 too; berth drops the field before 1.22, its since in the spec)
+  for (const v of ['1.22', '1.24']) {
+    const r = await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', StopSignal: 'FOO' }));
+    expect([r.status, v === '1.24' ? r.json().message : r.text]).toEqual([400, v === '1.24' ? 'Invalid signal: FOO' : 'Invalid signal: FOO\n']);
+  }
+  const ok = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], StopSignal: '99' }));
+  expect(ok.status).toBe(201);
+  await b.request('DELETE', `/v1.24/containers/${ok.json().Id}`);
+});
+
+describe('exec errors name the container as the reference names it', () => {
+  test('paused: as the client named it at create, the id at start; a start after unpause runs', async () => {
+    const c = (await b.request('POST', '/v1.24/containers/create?name=pz', json({ Image: 'busybox', Cmd: ['sleep', '100'] }))).json().Id;
+    await b.request('POST', '/v1.24/containers/pz/start');
+    const e = (await b.request('POST', '/v1.24/containers/pz/exec', json({ Cmd: ['true'] }))).json().Id;
+    await b.request('POST', '/v1.24/containers/pz/pause');
+    for (const ref of ['pz', c.slice(0, 5)]) {
+      const r = await b.request('POST', `/v1.24/containers/${ref}/exec`, json({ Cmd: ['true'] }));
+      expect([r.status, r.json().message]).toEqual([409, `Container ${ref} is paused, unpause the container before exec`]);
+    }
+    const old = await b.request('POST', '/v1.18/containers/pz/exec', json({ Cmd: ['true'] }));
+    expect([old.status, old.text]).toEqual([409, 'Container pz is paused, unpause the container before exec\n']);
+    const s = await b.request('POST', `/v1.24/exec/${e}/start`, json({ Detach: true }));
+    expect([s.status, s.json().message]).toEqual([409, `Container ${c} is paused, unpause the container before exec`]);
+    await b.request('POST', '/v1.24/containers/pz/unpause');
+    expect((await b.request('POST', `/v1.24/exec/${e}/start`, json({ Detach: true }))).status).toBe(200);
+    await b.request('DELETE', '/v1.24/containers/pz?force=1');
+  });
+
+  test('not running: the id; an exec not started when its container stopped is gone (404)', async () => {
+    const c = (await b.request('POST', '/v1.24/containers/create?name=nr', json({ Image: 'busybox', Cmd: ['sleep', '100'] }))).json().Id;
+    await b.request('POST', '/v1.24/containers/nr/start');
+    const e = (await b.request('POST', '/v1.24/containers/nr/exec', json({ Cmd: ['true'] }))).json().Id;
+    const done = (await b.request('POST', '/v1.24/containers/nr/exec', json({ Cmd: ['true'] }))).json().Id;
+    await b.request('POST', `/v1.24/exec/${done}/start`, json({ Detach: false }));
+    await b.request('POST', '/v1.24/containers/nr/kill');
+    await b.request('POST', '/v1.24/containers/nr/wait');
+    const r = await b.request('POST', '/v1.24/containers/nr/exec', json({ Cmd: ['true'] }));
+    expect([r.status, r.json().message]).toEqual([409, `Container ${c} is not running`]);
+    for (const [m, p] of [['GET', `/v1.24/exec/${e}/json`], ['POST', `/v1.24/exec/${e}/start`]]) {
+      const g = await b.request(m, p, m === 'POST' ? json({ Detach: true }) : {});
+      expect([g.status, g.json().message]).toEqual([404, `No such exec instance: ${e}`]);
+    }
+    // a finished one stays inspectable
+    expect((await b.request('GET', `/v1.24/exec/${done}/json`)).status).toBe(200);
+    const nf = await b.request('POST', '/v1.24/containers/nope/exec', json({ Cmd: ['true'] }));
+    expect([nf.status, nf.json().message]).toEqual([404, 'No such container: nope']);
+    await b.request('DELETE', '/v1.24/containers/nr');
+  });
+});
