@@ -242,7 +242,7 @@ export class CgroupV1Reader {
 
   /** A uint64 file as containerd's decoded Metrics carries it (a decimal string). */
   private uint(d: Dirs, file: string): string {
-    return String(BigInt(this.file(d, file).trim()));
+    return decimal(this.file(d, file).trim());
   }
 
   private memory(d: Dirs): Record<string, unknown> {
@@ -291,7 +291,7 @@ export class CgroupV1Reader {
 
   private pids(d: Dirs): Record<string, string> {
     const max = this.file(d, d.pids + '/pids.max').trim();
-    return { current: this.uint(d, d.pids + '/pids.current'), limit: max === 'max' ? '0' : String(BigInt(max)) };
+    return { current: this.uint(d, d.pids + '/pids.current'), limit: max === 'max' ? '0' : decimal(max) };
   }
 }
 
@@ -300,9 +300,17 @@ function keyValues(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of text.split('\n')) {
     const sp = line.indexOf(' ');
-    if (sp > 0) out.set(line.slice(0, sp), String(BigInt(line.slice(sp + 1).trim())));
+    if (sp > 0) out.set(line.slice(0, sp), decimal(line.slice(sp + 1).trim()));
   }
   return out;
+}
+
+const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
+
+/** A uint64 as the kernel prints it (%llu), checked (as containerd's ParseUint would) rather than parsed: a BigInt round trip gave back the same text. */
+function decimal(text: string): string {
+  if (DECIMAL.test(text)) return text;
+  return String(BigInt(text));
 }
 
 /** containerd's memory.stat keys (MemoryStat) and the names in the file. */
@@ -324,7 +332,7 @@ export function parseBlkio(text: string): Record<string, unknown>[] {
       if (f.length === 0 || (f.length === 2 && f[0] === 'Total')) continue;
       throw new Error(`invalid blkio line: ${line}`);
     }
-    out.push({ op: f.length === 4 ? f[2] : '', device: '', major: String(BigInt(f[0])), minor: String(BigInt(f[1])), value: String(BigInt(f[f.length - 1])) });
+    out.push({ op: f.length === 4 ? f[2] : '', device: '', major: decimal(f[0]), minor: decimal(f[1]), value: decimal(f[f.length - 1]) });
   }
   return out;
 }

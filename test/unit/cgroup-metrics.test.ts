@@ -11,6 +11,12 @@ test('blkio files: op lines, op-less lines (sectors, time), the Total line left 
   expect(parseBlkio('253:1 12\n')).toEqual([{ op: '', device: '', major: '253', minor: '1', value: '12' }]);
   expect(parseBlkio('Total 0\n')).toEqual([]);
   expect(() => parseBlkio('8:0\n')).toThrow(/invalid blkio line/);
+  // figures the kernel would not print so (leading zeros, hex) read as a uint64 parse reads them; text that is no number fails
+  expect(parseBlkio('8:0 Write 0012\n253:1 0x10\n')).toEqual([
+    { op: 'Write', device: '', major: '8', minor: '0', value: '12' },
+    { op: '', device: '', major: '253', minor: '1', value: '16' },
+  ]);
+  expect(() => parseBlkio('8:0 Read 12a\n')).toThrow();
 });
 
 test('no process, or one that is gone: undefined (containerd is asked instead)', () => {
