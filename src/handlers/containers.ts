@@ -214,7 +214,8 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
         const body = normaliseCreateBody(await readJSON(req), req.apiVersion);
         const warnings = validateCreate(body, req.apiVersion);
         const r = await containers.create(body, queryString(req, 'name') || undefined);
-        writeJSON(res, 201, { Id: r.id, Warnings: [...warnings, ...r.warnings] });
+        // the engine's order: the resource warnings (the service's: they depend on the host), then the runtime's
+        writeJSON(res, 201, { Id: r.id, Warnings: [...r.warnings, ...warnings] });
       },
     },
     {

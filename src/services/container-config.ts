@@ -21,7 +21,7 @@ import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
-import { CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateName } from '../translate/request/create';
+import { adaptResources, CgroupSupport, CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
 import type { HostConfig, OciMount } from '../types/config';
@@ -86,6 +86,30 @@ function blkioWeightSupported(): boolean {
   return ['/sys/fs/cgroup/blkio/blkio.weight', '/sys/fs/cgroup/io.weight', '/sys/fs/cgroup/io.bfq.weight'].some((f) => fs.existsSync(f));
 }
 
+let cgroupSupportSeen: CgroupSupport | undefined;
+/**
+ * What the host's cgroups offer, found as the engine's sysinfo finds it (once: the host's cgroups do not change under
+ * a daemon): cgroup v1 by the memory and blkio controllers' files; cgroup v2 has no kernel memory, swappiness or OOM
+ * killer switch.
+ */
+export function cgroupSupport(): CgroupSupport {
+  if (cgroupSupportSeen) return cgroupSupportSeen;
+  const has = (f: string) => fs.existsSync(path.join('/sys/fs/cgroup', f));
+  const v2 = has('cgroup.controllers');
+  const weight = blkioWeightSupported();
+  cgroupSupportSeen = v2
+    ? { swapLimit: true, memorySwappiness: false, kernelMemory: false, oomKillDisable: false, blkioWeight: weight, blkioWeightDevice: weight }
+    : {
+        swapLimit: has('memory/memory.memsw.limit_in_bytes'),
+        memorySwappiness: has('memory/memory.swappiness'),
+        kernelMemory: has('memory/memory.kmem.limit_in_bytes'),
+        oomKillDisable: has('memory/memory.oom_control'),
+        blkioWeight: weight,
+        blkioWeightDevice: has('blkio/blkio.weight_device'),
+      };
+  return cgroupSupportSeen;
+}
+
 export class ContainerConfigurator {
   private readonly passwdCache = new Map<string, { passwd?: string; group?: string }>();
 
@@ -111,6 +135,9 @@ export class ContainerConfigurator {
   /** Also returns the rw snapshot's mounts (what the first start hands to Tasks.Create, without asking again). */
   async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[]; mounts: snapshotApi.SnapshotMount[]; netns?: Promise<unknown> }> {
     if (name) validateName(name);
+    // the engine's host-dependent resource checks come before the image is looked up; what they discard is not stored
+    const adapted = adaptResources(req.hostConfig, cgroupSupport());
+    req = { ...req, hostConfig: adapted.hostConfig };
     const img = await this.d.images.resolve(req.config.Image ?? '');
     const config = mergeImageConfig(req.config, img.config.config);
     if ((!config.Cmd || config.Cmd.length === 0) && (!config.Entrypoint || config.Entrypoint.length === 0)) throw invalidParameter('No command specified');
@@ -203,7 +230,7 @@ export class ContainerConfigurator {
       }
       await this.d.store.save(rec);
       this.publish(rec, 'create');
-      return { id, warnings: [], mounts, netns };
+      return { id, warnings: adapted.warnings, mounts, netns };
     } catch (err) {
       for (const u of undo.reverse()) await u().catch(() => undefined);
       if (made) this.publish(made, 'destroy');

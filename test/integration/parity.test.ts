@@ -1,5 +1,6 @@
 // Differences a differential sweep (the docker 20.10 CLI at API 1.24 against the reference engine and berth) found;
 // each expectation is the reference's answer, asked with curl or the CLI (20.10.24).
+import * as fs from 'node:fs';
 import { startTestBerth, TestBerth } from '../helpers/berth';
 import { loadBusybox } from '../helpers/busybox-image';
 import { frames } from '../helpers/frames';
@@ -127,5 +128,32 @@ describe('exec errors name the container as the reference names it', () => {
     const nf = await b.request('POST', '/v1.24/containers/nope/exec', json({ Cmd: ['true'] }));
     expect([nf.status, nf.json().message]).toEqual([404, 'No such container: nope']);
     await b.request('DELETE', '/v1.24/containers/nr');
+  });
+});
+
+describe('create warnings (the reference on this host)', () => {
+  const OOM = 'OOM killer is disabled for the container, but no memory limit is set, this can result in the system running out of resources.';
+  test('OomKillDisable without a memory limit, at every version', async () => {
+    for (const v of ['1.18', '1.24']) {
+      const r = await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', Cmd: ['true'], HostConfig: { OomKillDisable: true } }));
+      expect([r.status, r.json().Warnings]).toEqual([201, [OOM]]);
+      await b.request('DELETE', `/v1.24/containers/${r.json().Id}`);
+    }
+    const m = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { OomKillDisable: true, Memory: 10_000_000 } }));
+    expect(m.json().Warnings).toEqual([]);
+    await b.request('DELETE', `/v1.24/containers/${m.json().Id}`);
+  });
+
+  test('a blkio weight the kernel cannot take is discarded with a warning (as the reference decides, by the cgroup files)', async () => {
+    const supported = ['/sys/fs/cgroup/blkio/blkio.weight', '/sys/fs/cgroup/io.weight', '/sys/fs/cgroup/io.bfq.weight'].some((f) => fs.existsSync(f));
+    const r = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { BlkioWeight: 300 } }));
+    expect(r.status).toBe(201);
+    expect(r.json().Warnings).toEqual(supported ? [] : ['Your kernel does not support Block I/O weight or the cgroup is not mounted. Weight discarded.']);
+    expect((await b.request('GET', `/v1.24/containers/${r.json().Id}/json`)).json().HostConfig.BlkioWeight).toBe(supported ? 300 : 0);
+    await b.request('DELETE', `/v1.24/containers/${r.json().Id}`);
+    if (fs.existsSync('/sys/fs/cgroup/memory/memory.kmem.limit_in_bytes')) {
+      const k = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { KernelMemory: 1000 } }));
+      expect([k.status, k.json().message]).toEqual([400, 'Minimum kernel memory limit allowed is 6MB']);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { normaliseCreateBody, validateCreate, mergeImageConfig, parseBind, validateName } from '../../src/translate/request/create';
+import { adaptResources, CgroupSupport, normaliseCreateBody, validateCreate, mergeImageConfig, parseBind, validateName } from '../../src/translate/request/create';
 
 const bad = (body: object, v = '1.24') => {
   try {
@@ -34,7 +34,6 @@ describe('create bodies per version', () => {
 
 describe('validation with the engine messages', () => {
   test.each([
-    [{ HostConfig: { BlkioWeight: 5 } }, 'Range of blkio weight is from 10 to 1000'],
     [{ HostConfig: { MemorySwappiness: 101 } }, 'Invalid value: 101, valid memory swappiness range is 0-100'],
     [{ HostConfig: { ShmSize: -1 } }, 'SHM size can not be less than 0'],
     [{ HostConfig: { MemorySwap: 1 << 30 } }, 'You should always set the Memory limit when using Memoryswap limit, see usage'],
@@ -113,5 +112,42 @@ describe('image config merge (the engine’s rules)', () => {
   });
   test('healthcheck inherits field by field', () => {
     expect(mergeImageConfig({ Healthcheck: { Retries: 3 } }, img).Healthcheck).toEqual({ Test: ['CMD', 'true'], Interval: 5e9, Timeout: undefined, Retries: 3, StartPeriod: undefined });
+  });
+});
+
+describe("the host-dependent resource checks (the reference on this host: cgroup v1 without blkio weights)", () => {
+  const here: CgroupSupport = { swapLimit: true, memorySwappiness: true, kernelMemory: true, oomKillDisable: true, blkioWeight: false, blkioWeightDevice: false };
+  const all: CgroupSupport = { ...here, blkioWeight: true, blkioWeightDevice: true };
+  const none: CgroupSupport = { swapLimit: false, memorySwappiness: false, kernelMemory: false, oomKillDisable: false, blkioWeight: false, blkioWeightDevice: false };
+  const OOM = 'OOM killer is disabled for the container, but no memory limit is set, this can result in the system running out of resources.';
+  const WEIGHT = 'Your kernel does not support Block I/O weight or the cgroup is not mounted. Weight discarded.';
+  test('warnings in the engine’s order; what the kernel lacks is discarded', () => {
+    expect(adaptResources({ OomKillDisable: true }, here).warnings).toEqual([OOM]);
+    expect(adaptResources({ OomKillDisable: true, Memory: 10_000_000 }, here).warnings).toEqual([]);
+    const w = adaptResources({ BlkioWeight: 300, BlkioWeightDevice: [{ Path: '/dev/null', Weight: 100 }], OomKillDisable: true, KernelMemory: 10_000_000 }, here);
+    expect(w.warnings).toEqual([
+      'Specifying a kernel memory limit is deprecated and will be removed in a future release.',
+      OOM,
+      WEIGHT,
+      'Your kernel does not support Block I/O weight_device or the cgroup is not mounted. Weight-device discarded.',
+    ]);
+    expect(w.hostConfig).toEqual(expect.objectContaining({ BlkioWeight: 0, BlkioWeightDevice: [], KernelMemory: 10_000_000, OomKillDisable: true }));
+    // discarded before the range check, as the reference (201, BlkioWeight 0)
+    expect(adaptResources({ BlkioWeight: 5 }, here)).toEqual({ hostConfig: { BlkioWeight: 0 }, warnings: [WEIGHT] });
+    expect(() => adaptResources({ BlkioWeight: 5 }, all)).toThrow('Range of blkio weight is from 10 to 1000');
+    expect(() => adaptResources({ KernelMemory: 1000 }, here)).toThrow('Minimum kernel memory limit allowed is 6MB');
+    expect(adaptResources({ MemorySwappiness: 50, Memory: 10_000_000 }, here).warnings).toEqual([]);
+  });
+  test('a kernel without swap accounting, swappiness, kernel memory or the OOM switch (the engine’s words)', () => {
+    const r = adaptResources({ Memory: 10_000_000, MemorySwappiness: 10, KernelMemory: 1000, OomKillDisable: true }, none);
+    expect(r.warnings).toEqual([
+      'Your kernel does not support swap limit capabilities or the cgroup is not mounted. Memory limited without swap.',
+      'Your kernel does not support memory swappiness capabilities or the cgroup is not mounted. Memory swappiness discarded.',
+      'Specifying a kernel memory limit is deprecated and will be removed in a future release.',
+      'Your kernel does not support kernel memory limit capabilities or the cgroup is not mounted. Limitation discarded.',
+      'Your kernel does not support OomKillDisable. OomKillDisable discarded.',
+    ]);
+    expect(r.hostConfig).toEqual({ Memory: 10_000_000, MemorySwap: -1, MemorySwappiness: null, KernelMemory: 0, OomKillDisable: false });
+    expect(adaptResources({ MemorySwappiness: -1 }, none).warnings).toEqual([]);
   });
 });

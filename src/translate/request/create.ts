@@ -169,7 +169,7 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
   if (c.StopSignal && !isEngineSignal(c.StopSignal)) throw invalidParameter(`Invalid signal: ${c.StopSignal}`);
   for (const e of c.Env ?? []) if (e === '' || e.startsWith('=')) throw invalidParameter(`invalid environment variable: ${e}`);
   validateHealth(c.Healthcheck);
-  if (hc.BlkioWeight && (hc.BlkioWeight < 10 || hc.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
+  // (the blkio weight's range is checked with the host's support: adaptResources)
   if (hc.MemorySwappiness !== undefined && hc.MemorySwappiness !== null && hc.MemorySwappiness !== -1 && (hc.MemorySwappiness < 0 || hc.MemorySwappiness > 100))
     throw invalidParameter(`Invalid value: ${hc.MemorySwappiness}, valid memory swappiness range is 0-100`);
   if (hc.ShmSize !== undefined && hc.ShmSize < 0) throw invalidParameter('SHM size can not be less than 0');
@@ -211,6 +211,57 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
     if (u.Soft > u.Hard) throw invalidParameter(`ulimit soft limit must be less than or equal to hard limit: ${u.Soft} > ${u.Hard}`);
   }
   return warnings;
+}
+
+/** What this host's cgroups offer, as the engine's sysinfo finds it (the service asks the host; this is pure). */
+export interface CgroupSupport {
+  swapLimit: boolean;
+  memorySwappiness: boolean;
+  kernelMemory: boolean;
+  oomKillDisable: boolean;
+  blkioWeight: boolean;
+  blkioWeightDevice: boolean;
+}
+
+/**
+ * The engine's resource checks that depend on the host (verifyPlatformContainerResources), in its order: what the
+ * kernel lacks is discarded from the HostConfig that is stored, with the engine's warning; the OOM-killer warning
+ * and the kernel-memory deprecation are the engine's too. Throws where the engine refuses.
+ */
+export function adaptResources(given: HostConfig, k: CgroupSupport): { hostConfig: HostConfig; warnings: string[] } {
+  const hc: HostConfig = { ...given };
+  const warnings: string[] = [];
+  if (hc.Memory && hc.Memory > 0 && hc.MemorySwap !== -1 && !k.swapLimit) {
+    warnings.push('Your kernel does not support swap limit capabilities or the cgroup is not mounted. Memory limited without swap.');
+    hc.MemorySwap = -1;
+  }
+  if (hc.MemorySwappiness !== undefined && hc.MemorySwappiness !== null && hc.MemorySwappiness !== -1 && !k.memorySwappiness) {
+    warnings.push('Your kernel does not support memory swappiness capabilities or the cgroup is not mounted. Memory swappiness discarded.');
+    hc.MemorySwappiness = null;
+  }
+  if (hc.KernelMemory && hc.KernelMemory > 0) {
+    warnings.push('Specifying a kernel memory limit is deprecated and will be removed in a future release.');
+    if (!k.kernelMemory) {
+      warnings.push('Your kernel does not support kernel memory limit capabilities or the cgroup is not mounted. Limitation discarded.');
+      hc.KernelMemory = 0;
+    } else if (hc.KernelMemory < 6 * 1024 * 1024) throw invalidParameter('Minimum kernel memory limit allowed is 6MB');
+  }
+  if (hc.OomKillDisable && !k.oomKillDisable) {
+    warnings.push('Your kernel does not support OomKillDisable. OomKillDisable discarded.');
+    hc.OomKillDisable = false;
+  }
+  if (hc.OomKillDisable && !hc.Memory) warnings.push('OOM killer is disabled for the container, but no memory limit is set, this can result in the system running out of resources.');
+  if (hc.BlkioWeight && hc.BlkioWeight > 0 && !k.blkioWeight) {
+    // the reference: discarded (inspect shows 0), and a weight out of range is then no error
+    warnings.push('Your kernel does not support Block I/O weight or the cgroup is not mounted. Weight discarded.');
+    hc.BlkioWeight = 0;
+  }
+  if (hc.BlkioWeight && (hc.BlkioWeight < 10 || hc.BlkioWeight > 1000)) throw invalidParameter('Range of blkio weight is from 10 to 1000');
+  if (hc.BlkioWeightDevice?.length && !k.blkioWeightDevice) {
+    warnings.push('Your kernel does not support Block I/O weight_device or the cgroup is not mounted. Weight-device discarded.');
+    hc.BlkioWeightDevice = [];
+  }
+  return { hostConfig: hc, warnings };
 }
 
 /** The engine's image-config merge (merge.go): request wins, Env merged by key, Cmd/Entrypoint rules. */
