@@ -142,6 +142,11 @@ export class ContainerIO {
     });
   }
 
+  /** Whether the capture has written anything of this run to the log yet. */
+  wroteAny(): boolean {
+    return (this.captured?.progress() ?? 0) > 0;
+  }
+
   /** The json-file log's logical size (at an entry boundary), undefined without a log or once it is closed. */
   logSize(): number | undefined {
     return this.captured?.size();

@@ -59,6 +59,8 @@ export interface Live {
    * running, but nothing runs (see ContainerMonitor.recordExitNow; archive operations treat it as stopped).
    */
   exiting?: boolean;
+  /** When the last start's answer was ready (Date.now()): a logs read just after it waits for the first output. */
+  startedAnswerAt?: number;
   /** The record write of the last start. */
   startSaved?: Promise<void>;
   /** The rw snapshot's mounts (see ContainerLive.snapshotMounts), from the create or asked once. */
@@ -68,6 +70,9 @@ export interface Live {
   /** containerd holds no task for the container (just created, or its last task deleted): start and remove need not delete one. */
   noTask?: boolean;
 }
+
+/** How long after a start's answer a logs read waits for the run's first output (settleAfterStart). */
+const SETTLE_MS = 100;
 
 export class ContainerLive {
   private readonly live = new Map<string, Live>();
@@ -253,6 +258,7 @@ export class ContainerLive {
         ? followLogs(o, fmt, { size: () => this.logSizeOf(rec.Id), subscribe: (so, sfmt, onBatch, onEnd) => this.subscribeLog(rec.Id, so, sfmt, onBatch, onEnd), open: () => this.openLog(rec.Id) }, threaded, sink)
         : undefined;
     if (live) return live;
+    if (!follow && rec.State.Running) await this.settleAfterStart(rec);
     let stopResolve!: () => void;
     const stopped = new Promise<void>((r) => (stopResolve = r));
     let unsub: (() => void) | undefined;
@@ -270,6 +276,20 @@ export class ContainerLive {
       follow ? { stopped, signal: sink.signal } : undefined,
     );
     unsub?.();
+  }
+
+  /**
+   * A read asked right after a start (docker-py's own tests start a container, then read its logs at once) waits,
+   * until SETTLE_MS after the start's answer at most, for the run's first output or its end. The process, the shim's
+   * copy and the capture may not have had a core yet when berth's start answered; the reference's start answers
+   * later, and its clients were written against that. Nothing waits for a container started longer ago, or once it
+   * wrote; one that writes nothing (a server, a sleep) costs such a read SETTLE_MS.
+   */
+  private async settleAfterStart(rec: ContainerRecord): Promise<void> {
+    const live = this.live.get(rec.Id);
+    if (live?.startedAnswerAt === undefined) return;
+    const deadline = live.startedAnswerAt + SETTLE_MS;
+    while (Date.now() < deadline && live.io && !live.io.wroteAny()) await new Promise((r) => setTimeout(r, 2));
   }
 
   /** Bytes for stdin from an attached client, held until the run's stdin is open (retried every 20 ms), in order. */

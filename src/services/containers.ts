@@ -270,6 +270,7 @@ export class ContainerService {
       this.publish(rec, 'start');
       this.monitor.watchExit(rec.Id);
       await saved;
+      live.startedAnswerAt = Date.now();
     } catch (err) {
       io.close();
       io.removeFifos();

@@ -45,8 +45,32 @@ interface HostCapture {
   open: number;
   raw: boolean;
   subs: Map<number, FollowBatcher>;
+  /** Reads what the FIFOs hold now, through the same path as the readers' own reads (drainNow). */
+  drains: (() => void)[];
   /** [0]: the log's logical size, -1 once closed; [1]: writes so far (progress). */
   state: BigInt64Array;
+}
+
+/** At most this much is read from one FIFO by drainNow (a writer that never pauses does not hold the thread). */
+const DRAIN_MAX = 4 << 20;
+
+/**
+ * Reads what a FIFO holds now, before its reader's next turn: the fd is non-blocking (its socket's), so a read of an
+ * empty pipe fails with EAGAIN and the loop ends; an end (0) is left for the socket to see. Only this thread reads
+ * the fd, and its socket reads only in its own callbacks, so the order of the output is kept.
+ */
+function drainNow(fd: number, buf: Buffer, onRead: (n: number) => void): void {
+  for (let total = 0; total < DRAIN_MAX; ) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch {
+      return; // (EAGAIN: nothing more now; anything else is the socket's to see)
+    }
+    if (n <= 0) return;
+    onRead(n);
+    total += n;
+  }
 }
 
 /** Spare batch buffers kept for reuse (given back by the main thread once written out). */
@@ -82,6 +106,9 @@ export class CaptureHost {
         if (c) c.raw = m.on;
         return;
       case 'openLog':
+        // What the container wrote before the read was asked is in it: the FIFOs are read first (the reference's
+        // copier has usually written it by then; here the thread may not have been scheduled yet under load).
+        if (c?.log?.isOpen) for (const d of c.drains) d();
         // A closed log (the capture is done) is opened by the main thread from the layout it was sent.
         return this.post({ t: 'log', cid: m.cid, rid: m.rid, src: c?.log?.isOpen ? c.log.open() : undefined });
       case 'sub': {
@@ -106,7 +133,7 @@ export class CaptureHost {
   }
 
   private open(m: Extract<ToCapture, { t: 'open' }>): void {
-    const c: HostCapture = { attrs: m.opts?.attrs, readers: [], open: 0, raw: false, subs: new Map(), state: new BigInt64Array(m.state) };
+    const c: HostCapture = { attrs: m.opts?.attrs, readers: [], open: 0, raw: false, subs: new Map(), drains: [], state: new BigInt64Array(m.state) };
     try {
       c.log = new JsonFileLog(m.file, m.opts);
       this.logs.add(c.log);
@@ -125,7 +152,7 @@ export class CaptureHost {
     this.caps.set(m.cid, c);
     const read = this.readBuffer;
     const attach = (stream: StreamName, fd: number) => {
-      const r = readerOnFd(fd, (n) => {
+      const onRead = (n: number) => {
         const view = read.subarray(0, n);
         log?.write(stream, view);
         if (c.raw) {
@@ -133,7 +160,9 @@ export class CaptureHost {
           view.copy(Buffer.from(ab));
           this.post({ t: 'out', cid: m.cid, stream, buf: ab }, [ab]);
         }
-      }, read);
+      };
+      const r = readerOnFd(fd, onRead, read);
+      c.drains.push(() => drainNow(fd, read, onRead));
       c.open++;
       let ended = false;
       const end = () => {
