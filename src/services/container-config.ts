@@ -21,7 +21,7 @@ import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
 import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
-import { adaptResources, CgroupSupport, CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateName } from '../translate/request/create';
+import { adaptResources, CgroupSupport, CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateMounts, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
 import type { HostConfig, OciMount } from '../types/config';
@@ -136,6 +136,7 @@ export class ContainerConfigurator {
   async create(req: CreateRequest, name: string | undefined): Promise<{ id: string; warnings: string[]; mounts: snapshotApi.SnapshotMount[]; netns?: Promise<unknown> }> {
     if (name) validateName(name);
     // the engine's host-dependent resource checks come before the image is looked up; what they discard is not stored
+    validateMounts(req.hostConfig.Mounts, req.hostConfig.Binds, (p) => fs.existsSync(p));
     const adapted = adaptResources(req.hostConfig, cgroupSupport());
     req = { ...req, hostConfig: adapted.hostConfig };
     const img = await this.d.images.resolve(req.config.Image ?? '');
@@ -215,7 +216,7 @@ export class ContainerConfigurator {
         const spec = await this.buildSpec(rec, img, lower);
         await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined, systemdCgroup: this.d.systemdCgroup });
       };
-      const early = !Object.keys(config.Volumes ?? {}).length && this.passwdCache.has(img.chainId) && !(hc.Binds ?? []).some((b) => parseBind(b).named) ? container([]) : undefined;
+      const early = !Object.keys(config.Volumes ?? {}).length && this.passwdCache.has(img.chainId) && !(hc.Binds ?? []).some((b) => parseBind(b).named) && !(hc.Mounts ?? []).some((m) => m.Type === 'volume') ? container([]) : undefined;
       if (early) {
         early.catch(() => undefined); // awaited below, or by the undo
         undo.push(() => early.then(() => containerApi.remove(this.ctr, id), () => undefined));
@@ -346,6 +347,13 @@ export class ContainerConfigurator {
     for (const m of rec.MountPoints ?? []) {
       // a missing bind source is made a directory, as the engine makes it; a file (or anything else) is bound as it is
       if (m.Type === 'bind' && !fs.existsSync(m.Source)) await fs.promises.mkdir(m.Source, { recursive: true });
+      if (m.Type === 'tmpfs') {
+        // --mount type=tmpfs: the engine's options (nosuid, nodev, noexec) and TmpfsOptions' size and mode
+        const t = (hc.Mounts ?? []).find((x) => x.Type === 'tmpfs' && (x.Target ?? '').replace(/\/+$/, '') === m.Destination)?.TmpfsOptions;
+        const extra = [...(t?.SizeBytes ? [`size=${t.SizeBytes}`] : []), ...(t?.Mode ? [`mode=${t.Mode.toString(8)}`] : [])];
+        mounts.push({ destination: m.Destination, type: 'tmpfs', source: 'tmpfs', options: ['nosuid', 'nodev', 'noexec', ...extra] });
+        continue;
+      }
       mounts.push({ destination: m.Destination, type: 'bind', source: m.Source, options: ['rbind', m.Propagation || 'rprivate', ...(m.RW ? [] : ['ro'])] });
     }
     const devices = (hc.Devices ?? []).map((d) => {
@@ -485,6 +493,30 @@ export class ContainerConfigurator {
         out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: clean(p.destination), Driver: v.Driver, Mode: p.mode || 'z', RW: rw, Propagation: '' });
       } else out.push({ Type: 'bind', Source: p.source, Destination: clean(p.destination), Mode: p.mode, RW: rw, Propagation: prop || 'rprivate' });
       taken.add(clean(p.destination));
+    }
+    // HostConfig.Mounts (--mount), as the reference makes them: a bind as given (Mode "", rprivate unless set), a
+    // volume named or anonymous (Mode "z"; Labels and DriverConfig for one it makes; NoCopy leaves the image's
+    // content out), a tmpfs (no Source)
+    for (const m of hc.Mounts ?? []) {
+      const d = clean(m.Target ?? '');
+      const rw = !m.ReadOnly;
+      if (m.Type === 'bind') out.push({ Type: 'bind', Source: m.Source ?? '', Destination: d, Mode: '', RW: rw, Propagation: m.BindOptions?.Propagation || 'rprivate' });
+      else if (m.Type === 'tmpfs') out.push({ Type: 'tmpfs', Source: '', Destination: d, Mode: '', RW: true, Propagation: '' });
+      else {
+        const o = m.VolumeOptions ?? {};
+        const driver = o.DriverConfig?.Name || hc.VolumeDriver || 'local';
+        const existed = !!m.Source && this.d.volumes.has(m.Source);
+        const v = existed && !o.DriverConfig?.Name ? this.d.volumes.reuse(m.Source!) : await this.d.volumes.create(m.Source || undefined, driver, o.DriverConfig?.Options ?? null, o.Labels ?? null, !m.Source);
+        if (!existed) undo.push(() => this.d.volumes.remove(v.Name, { force: true }));
+        if (!existed && !o.NoCopy && v.Driver === 'local') {
+          for (const layer of [...lowerDirs].reverse()) {
+            const src = path.join(layer, d);
+            if (fs.existsSync(src)) await execFileP('cp', ['-a', `${src}/.`, v.Mountpoint]).catch(() => undefined);
+          }
+        }
+        out.push({ Type: 'volume', Name: v.Name, Source: v.Mountpoint, Destination: d, Driver: v.Driver, Mode: 'z', RW: rw, Propagation: '', ...(m.Source ? {} : { Anonymous: true }) });
+      }
+      taken.add(d);
     }
     for (const spec of hc.VolumesFrom ?? []) {
       const [ref, mode] = spec.split(':');

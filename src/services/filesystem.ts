@@ -243,7 +243,7 @@ export class FilesystemService {
 
   /** Volumes, binds and the network files, as the engine mounts them for archive operations. */
   private scopeOf(rec: ContainerRecord, root: string): Scope {
-    const mounts: ScopeMount[] = (rec.MountPoints ?? []).map((m) => ({ destination: containerAbs(m.Destination), source: m.Source, rw: m.RW }));
+    const mounts: ScopeMount[] = (rec.MountPoints ?? []).filter((m) => m.Type !== 'tmpfs').map((m) => ({ destination: containerAbs(m.Destination), source: m.Source, rw: m.RW }));
     const netFiles: [string, string][] = [
       ['/etc/resolv.conf', rec.ResolvConfPath],
       ['/etc/hostname', rec.HostnamePath],

@@ -57,8 +57,21 @@ export interface Ulimit {
   Hard: number;
 }
 
+/** HostConfig.Mounts (mount.Mount): sent by the docker CLI's --mount at every version; the reference honours it. */
+export interface MountSpec {
+  Type?: string;
+  Source?: string;
+  Target?: string;
+  ReadOnly?: boolean;
+  Consistency?: string;
+  BindOptions?: { Propagation?: string; NonRecursive?: boolean } | null;
+  VolumeOptions?: { NoCopy?: boolean; Labels?: Record<string, string> | null; DriverConfig?: { Name?: string; Options?: Record<string, string> | null } | null } | null;
+  TmpfsOptions?: { SizeBytes?: number; Mode?: number } | null;
+}
+
 export interface HostConfig {
   Binds?: string[] | null;
+  Mounts?: MountSpec[] | null;
   ContainerIDFile?: string;
   LogConfig?: { Type: string; Config: Record<string, string> };
   NetworkMode?: string;

@@ -22,7 +22,7 @@ export interface ContainerState {
 }
 
 export interface MountPoint {
-  Type: 'bind' | 'volume';
+  Type: 'bind' | 'volume' | 'tmpfs';
   Name?: string;
   Source: string;
   Destination: string;

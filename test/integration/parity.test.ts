@@ -157,3 +157,57 @@ describe('create warnings (the reference on this host)', () => {
     }
   });
 });
+
+describe('HostConfig.Mounts (the CLI’s --mount, sent at every version; the reference honours it)', () => {
+  test.each([
+    [[{ Type: 'bind', Source: '/nonexistent-y', Target: '/y' }], 'invalid mount config for type "bind": bind source path does not exist: /nonexistent-y'],
+    [[{ Type: 'bind', Source: '/tmp' }], 'invalid mount config for type "bind": field Target must not be empty'],
+    [[{ Type: 'bind', Source: 'rel', Target: '/y' }], "invalid mount config for type \"bind\": invalid mount path: 'rel' mount path must be absolute"],
+    [[{ Type: 'bind', Source: '/tmp', Target: 'y' }], "invalid mount config for type \"bind\": invalid mount path: 'y' mount path must be absolute"],
+    [[{ Type: 'volume', Source: '/abs', Target: '/v' }], 'create /abs: "/abs" includes invalid characters for a local volume name, only "[a-zA-Z0-9][a-zA-Z0-9_.-]" are allowed. If you intended to pass a host directory, use absolute path'],
+    [[{ Type: 'volume', Source: 'pv', Target: '/v', BindOptions: { Propagation: 'shared' } }], 'invalid mount config for type "volume": field BindOptions must not be specified'],
+    [[{ Type: 'tmpfs', Source: 'x', Target: '/t' }], 'invalid mount config for type "tmpfs": field Source must not be specified'],
+    [[{ Type: 'bind', Source: '/tmp', Target: '/y', VolumeOptions: {} }], 'invalid mount config for type "bind": field VolumeOptions must not be specified'],
+    [[{ Type: 'foo', Target: '/y' }], 'invalid mount config for type "foo": mount type unknown'],
+    [[{ Target: '/y' }], 'invalid mount config for type "": mount type unknown'],
+    [[{ Type: 'bind', Source: '/tmp', Target: '/y' }, { Type: 'volume', Target: '/y' }], 'Duplicate mount point: /y'],
+    [[{ Type: 'bind', Source: '/tmp', Target: '/y', BindOptions: { Propagation: 'bogus' } }], 'invalid mount config for type "bind": invalid propagation mode: bogus'],
+  ])('%j', async (mounts, msg) => {
+    for (const v of ['1.18', '1.24']) {
+      const r = await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', Cmd: ['true'], HostConfig: { Mounts: mounts } }));
+      expect([r.status, v === '1.24' ? r.json().message : r.text]).toEqual([400, v === '1.24' ? msg : `${msg}\n`]);
+    }
+  });
+
+  test('bind (read-only), tmpfs with a size, a named volume with labels and an anonymous one: mounted, inspected as the reference', async () => {
+    const dir = fs.mkdtempSync('/tmp/berth-parity-mnt-');
+    fs.writeFileSync(`${dir}/f`, 'hi\n');
+    const Mounts = [
+      { Type: 'bind', Source: dir, Target: '/y', ReadOnly: true },
+      { Type: 'tmpfs', Target: '/t', TmpfsOptions: { SizeBytes: 1048576 } },
+      { Type: 'volume', Source: 'parity-mv', Target: '/v', VolumeOptions: { Labels: { a: 'b' } } },
+      { Type: 'volume', Target: '/w' },
+    ];
+    const script = 'cat /y/f; mount | grep -E " /(y|v|w) " | sed -E "s/.* on ([^ ]+) type [^ ]+ [(](r[ow]).*/\\1 \\2/"; mount | grep " /t " | cut -d" " -f3-';
+    const { id, out } = await run({ Cmd: ['sh', '-c', script], HostConfig: { Mounts } });
+    expect(out).toBe('hi\n/y ro\n/v rw\n/w rw\n/t type tmpfs (rw,nosuid,nodev,noexec,relatime,size=1024k)\n');
+    const c = (await b.request('GET', `/v1.24/containers/${id}/json`)).json();
+    expect(c.HostConfig.Mounts).toEqual(Mounts);
+    const anon = c.Mounts.find((m: { Destination: string }) => m.Destination === '/w');
+    const vol = (await b.request('GET', '/v1.24/volumes/parity-mv')).json();
+    expect(c.Mounts).toEqual([
+      { Type: 'bind', Source: dir, Destination: '/y', Mode: '', RW: false, Propagation: 'rprivate' },
+      { Type: 'tmpfs', Source: '', Destination: '/t', Mode: '', RW: true, Propagation: '' },
+      { Type: 'volume', Name: 'parity-mv', Source: vol.Mountpoint, Destination: '/v', Driver: 'local', Mode: 'z', RW: true, Propagation: '' },
+      { Type: 'volume', Name: anon.Name, Source: anon.Source, Destination: '/w', Driver: 'local', Mode: 'z', RW: true, Propagation: '' },
+    ]);
+    expect(vol.Labels).toEqual({ a: 'b' });
+    // without Mounts the key is left out, as the reference's omitempty
+    const plain = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+    expect('Mounts' in (await b.request('GET', `/v1.24/containers/${plain}/json`)).json().HostConfig).toBe(false);
+    for (const x of [id, plain]) await b.request('DELETE', `/v1.24/containers/${x}?v=1`);
+    expect((await b.request('GET', `/v1.24/volumes/${anon.Name}`)).status).toBe(404);
+    await b.request('DELETE', '/v1.24/volumes/parity-mv');
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -4,7 +4,7 @@ import { invalidParameter } from '../../errors';
 import { ApiVersion, supports } from '../version/features';
 import { ALL_CAPS, normalizeCap } from '../spec';
 import { validateLogOptions } from './log-options';
-import type { ContainerConfig, HealthConfig, HostConfig } from '../../types/config';
+import type { ContainerConfig, HealthConfig, HostConfig, MountSpec } from '../../types/config';
 import type { NetworkingConfig } from '../../types/network';
 
 export interface CreateRequest {
@@ -211,6 +211,40 @@ export function validateCreate(req: CreateRequest, v: ApiVersion): string[] {
     if (u.Soft > u.Hard) throw invalidParameter(`ulimit soft limit must be less than or equal to hard limit: ${u.Soft} > ${u.Hard}`);
   }
   return warnings;
+}
+
+const PROPAGATIONS = ['private', 'rprivate', 'shared', 'rshared', 'slave', 'rslave'];
+
+/**
+ * HostConfig.Mounts checked as the engine checks them (its ValidateMount, mount by mount, in order), with its
+ * messages; `exists` answers whether a bind source is on the host (the caller's look).
+ */
+export function validateMounts(mounts: MountSpec[] | null | undefined, binds: string[] | null | undefined, exists: (p: string) => boolean): void {
+  const seen = new Set((binds ?? []).map((b) => parseBind(b).destination.replace(/\/+$/, '') || '/'));
+  for (const m of mounts ?? []) {
+    const type = m.Type ?? '';
+    const bad = (msg: string) => invalidParameter(`invalid mount config for type "${type}": ${msg}`);
+    if (!['bind', 'volume', 'tmpfs'].includes(type)) throw bad('mount type unknown');
+    if (!m.Target) throw bad('field Target must not be empty');
+    if (!m.Target.startsWith('/')) throw bad(`invalid mount path: '${m.Target}' mount path must be absolute`);
+    if (type === 'bind') {
+      if (m.VolumeOptions) throw bad('field VolumeOptions must not be specified');
+      if (m.TmpfsOptions) throw bad('field TmpfsOptions must not be specified');
+      if (!m.Source) throw bad('field Source must not be empty');
+      if (!m.Source.startsWith('/')) throw bad(`invalid mount path: '${m.Source}' mount path must be absolute`);
+      if (m.BindOptions?.Propagation && !PROPAGATIONS.includes(m.BindOptions.Propagation)) throw bad(`invalid propagation mode: ${m.BindOptions.Propagation}`);
+      if (!exists(m.Source)) throw bad(`bind source path does not exist: ${m.Source}`);
+    } else if (type === 'volume') {
+      if (m.BindOptions) throw bad('field BindOptions must not be specified');
+      if (m.TmpfsOptions) throw bad('field TmpfsOptions must not be specified');
+    } else {
+      if (m.BindOptions) throw bad('field BindOptions must not be specified');
+      if (m.Source) throw bad('field Source must not be specified');
+    }
+    const dest = m.Target.replace(/\/+$/, '') || '/';
+    if (seen.has(dest)) throw invalidParameter(`Duplicate mount point: ${dest}`);
+    seen.add(dest);
+  }
 }
 
 /** What this host's cgroups offer, as the engine's sysinfo finds it (the service asks the host; this is pure). */

@@ -172,6 +172,8 @@ function inspectHostConfigFields(rec: ContainerRecord): Record<string, unknown> 
     CpuPercent: hc.CpuPercent ?? 0,
     IOMaximumIOps: hc.IOMaximumIOps ?? 0,
     IOMaximumBandwidth: hc.IOMaximumBandwidth ?? 0,
+    // HostConfig.Mounts as given (omitted when empty, as the reference's omitempty)
+    Mounts: hc.Mounts?.length ? hc.Mounts : undefined,
     // Fields of API versions after 1.24 that the reference sends at every version (the spec's HostConfig table is
     // silent on them): berth's values for them (no cgroup namespace, no realtime or NanoCpus limits, no device rules
     // or requests; the default masked and read-only paths, none when privileged).
