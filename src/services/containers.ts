@@ -15,6 +15,7 @@ import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
 import { now } from '../runtime/clock';
+import { execDone } from '../runtime/exec-wait';
 import type { ContainerStore } from '../store/containers';
 import { createNetns, deleteNetns } from '../network/sandbox';
 import { ContainerListQuery, filterContainers, matchAncestors } from '../translate/filters';
@@ -269,7 +270,8 @@ export class ContainerService {
       this.runEvents(rec, 'start');
       this.publish(rec, 'start');
       this.monitor.watchExit(rec.Id);
-      await saved;
+      // (and the command exec'd: runtime/exec-wait; usually done by now, and awaited beside the record's fsync)
+      await Promise.all([saved, execDone(created)]);
       live.startedAnswerAt = Date.now();
     } catch (err) {
       io.close();
