@@ -2,7 +2,7 @@
 // for a running container, its networks' aliases and hosts files) and the removal of a legacy link alias.
 import type { Containerd } from '../containerd/client';
 import * as containerApi from '../containerd/containers';
-import { conflict, invalidParameter, notFound } from '../errors';
+import { BerthError, conflict, invalidParameter, notFound } from '../errors';
 import type { ContainerStore } from '../store/containers';
 import { validateName } from '../translate/request/create';
 import type { ContainerRecord } from '../types/container';
@@ -20,10 +20,24 @@ export class ContainerNames {
 
   async rename(rec: ContainerRecord, newName: string): Promise<void> {
     if (!newName) throw invalidParameter('Neither old nor new names may be empty');
-    validateName(newName);
     const n = newName.startsWith('/') ? newName : `/${newName}`;
+    // the reference's words: its name reservation's errors, headed "Error when allocating new name: " (the name
+    // with its slash), 400 and 409 as at create
+    const allocating = (err: unknown): never => {
+      if (err instanceof BerthError) throw new BerthError(err.kind, `Error when allocating new name: ${err.message}`);
+      throw err;
+    };
+    try {
+      validateName(n);
+    } catch (err) {
+      allocating(err);
+    }
     if (n === rec.Name) throw invalidParameter(`Renaming a container with the same name as its current name`);
-    this.d.store.reserveName(n, rec.Id);
+    try {
+      this.d.store.reserveName(n, rec.Id);
+    } catch (err) {
+      allocating(err);
+    }
     const old = rec.Name;
     rec.Name = n;
     try {

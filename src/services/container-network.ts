@@ -104,7 +104,13 @@ export class ContainerNetworking {
     const given = Object.keys(endpoints ?? {});
     if (given.length > 1) throw invalidParameter(`Container cannot be connected to network endpoints: ${given.join(', ')}`);
     if (!name) return {};
-    const net = this.d.networks.find(name);
+    const net = this.d.networks.tryFind(name);
+    if (!net) {
+      // As the engine: a network that is not there at create is the start's error (404 network X not found), the
+      // create keeps it by name with no id (the docker CLI takes a create's 404 for a missing image, and pulls)
+      const cfg = own(endpoints, name) ?? (given.length ? own(endpoints, given[0]) : undefined);
+      return { [name]: { NetworkID: '', Aliases: cfg?.Aliases ?? null, IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null } };
+    }
     const cfg = own(endpoints, name) ?? own(endpoints, net.Name) ?? own(endpoints, net.Id) ?? (given.length ? own(endpoints, given[0]) : undefined);
     if (cfg?.Aliases?.length && (net.Predefined)) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     if (cfg?.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);

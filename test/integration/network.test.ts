@@ -168,7 +168,10 @@ describe('the default bridge through CNI', () => {
     expect(none.stdout).toBe('lo\n');
     const host = await b.docker(['run', '--rm', '--net', 'host', 'busybox', 'hostname'], { apiVersion: '1.24' });
     expect(host.stdout.trim()).toBe(require('node:os').hostname());
+    // as the reference: made at create, refused at start
     const unknown = await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', HostConfig: { NetworkMode: 'nosuchnet' } } });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(201);
+    expect((await b.request('POST', `/v1.24/containers/${unknown.json().Id}/start`)).status).toBe(404);
+    await b.request('DELETE', `/v1.24/containers/${unknown.json().Id}`);
   });
 });

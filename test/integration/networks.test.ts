@@ -122,8 +122,12 @@ describe('user-defined networks', () => {
     expect((await run(['network', 'create', '--subnet', '10.124.7.0/24', 'fixed'])).code).toBe(0);
     const r = await run(['run', '--name', 'pinned', '--net', 'fixed', '--ip', '10.124.7.77', 'busybox', 'sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"; cat /sys/class/net/eth0/address']);
     expect(r.stdout.trim().split('\n')).toEqual(['inet 10.124.7.77', '02:42:0a:7c:07:4d']);
+    // the reference (20.10, 1.18-1.24): the create is made, its start is the 404
     const bad = await b.request('POST', '/v1.24/containers/create', { body: { Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'nope' } } });
-    expect([bad.status, bad.json().message]).toEqual([404, 'network nope not found']);
+    expect(bad.status).toBe(201);
+    const badStart = await b.request('POST', `/v1.24/containers/${bad.json().Id}/start`);
+    expect([badStart.status, badStart.json().message]).toEqual([404, 'network nope not found']);
+    await b.request('DELETE', `/v1.24/containers/${bad.json().Id}`);
 
     const evs = async (from: number | string) => {
       const until = Math.floor(Date.now() / 1000) + 1;

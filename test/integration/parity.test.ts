@@ -211,3 +211,40 @@ describe('HostConfig.Mounts (the CLI’s --mount, sent at every version; the ref
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
+  const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
+  expect(c.status).toBe(201);
+  const n = (await b.request('GET', '/v1.24/containers/nonet/json')).json().NetworkSettings.Networks;
+  expect(Object.keys(n)).toEqual(['parity-later']);
+  expect(n['parity-later']).toEqual(expect.objectContaining({ NetworkID: '', EndpointID: '', IPAddress: '', Aliases: null }));
+  const s = await b.request('POST', '/v1.24/containers/nonet/start');
+  expect([s.status, s.json().message]).toEqual([404, 'network parity-later not found']);
+  await b.request('POST', '/v1.24/networks/create', json({ Name: 'parity-later' }));
+  expect((await b.request('POST', '/v1.24/containers/nonet/start')).status).toBe(204);
+  await b.request('POST', '/v1.24/containers/nonet/wait');
+  await b.request('DELETE', '/v1.24/containers/nonet');
+  await b.request('DELETE', '/v1.24/networks/parity-later');
+});
+
+test('rename: the reservation’s errors headed as the reference’s', async () => {
+  const one = (await b.request('POST', '/v1.24/containers/create?name=rn1', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  const two = (await b.request('POST', '/v1.24/containers/create?name=rn2', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  const taken = `Error when allocating new name: Conflict. The container name "/rn2" is already in use by container "${two}". You have to remove (or rename) that container to be able to reuse that name.`;
+  for (const name of ['rn2', '/rn2']) {
+    const r = await b.request('POST', `/v1.24/containers/rn1/rename?name=${encodeURIComponent(name)}`);
+    expect([r.status, r.json().message]).toEqual([409, taken]);
+  }
+  const bad = await b.request('POST', '/v1.24/containers/rn1/rename?name=bad%20name');
+  expect([bad.status, bad.json().message]).toEqual([400, 'Error when allocating new name: Invalid container name (/bad name), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed']);
+  const old = await b.request('POST', '/v1.18/containers/rn1/rename?name=rn2');
+  expect([old.status, old.text]).toEqual([409, `${taken}\n`]);
+  for (const id of [one, two]) await b.request('DELETE', `/v1.24/containers/${id}`);
+});
+
+test('commit: an unknown change command named lower-cased, as the reference', async () => {
+  const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  const r = await b.request('POST', `/v1.24/commit?container=${c}&repo=x&tag=y&changes=${encodeURIComponent('BOGUS x')}`);
+  expect([r.status, r.json().message]).toEqual([400, 'bogus is not a valid change command']);
+  await b.request('DELETE', `/v1.24/containers/${c}`);
+});

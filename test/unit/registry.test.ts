@@ -82,7 +82,7 @@ describe('commit/import changes', () => {
     });
     expect(applyChanges({}, ['CMD echo hi']).Cmd).toEqual(['/bin/sh', '-c', 'echo hi']);
     expect(applyChanges({ Cmd: ['x'] }, ['ENTRYPOINT ["/e"]'])).toEqual({ Entrypoint: ['/e'], Cmd: null });
-    expect(() => applyChanges({}, ['RUN rm -rf /'])).toThrow('RUN is not a valid change command');
+    expect(() => applyChanges({}, ['RUN rm -rf /'])).toThrow('run is not a valid change command');
     expect(() => applyChanges({}, ['EXPOSE http'])).toThrow('Invalid containerPort: http');
     expect(splitWords(`a="b c" d='e f' g\\ h`)).toEqual(['a=b c', "d=e f", 'g h']);
   });

@@ -71,7 +71,8 @@ export function applyChanges(config: ImageRunConfig, changes: string[]): ImageRu
     const m = /^(\S+)\s*([\s\S]*)$/.exec(line)!;
     const cmd = m[1].toUpperCase();
     const rest = m[2].trim();
-    if (!ALLOWED.includes(cmd)) throw invalidParameter(`${cmd} is not a valid change command`);
+    // the reference names the command as given, lower-cased (bogus is not a valid change command)
+    if (!ALLOWED.includes(cmd)) throw invalidParameter(`${m[1].toLowerCase()} is not a valid change command`);
     switch (cmd) {
       case 'CMD':
       case 'ENTRYPOINT': {
