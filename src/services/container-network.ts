@@ -202,9 +202,39 @@ export class ContainerNetworking {
     const driver = this.d.networks.driver(net.Id);
     if (!driver) throw invalidParameter(`network ${net.Name} cannot be joined`);
     const ports = primary ? { exposed: Object.keys(rec.Config.ExposedPorts ?? {}), bindings: rec.HostConfig.PortBindings ?? {}, publishAll: !!rec.HostConfig.PublishAllPorts } : undefined;
+    const endpointId = crypto.randomBytes(32).toString('hex');
+    if (ports) this.checkPortsFree(rec, ports.bindings, endpointId);
     const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined, ip6: cfg.IPAMConfig?.IPv6Address || undefined, mac: (primary && rec.Config.MacAddress) || undefined });
     this.d.networks.publishEndpoint('connect', net, rec.Id);
-    return { ...ep, network: net.Name, networkId: net.Id, endpointId: crypto.randomBytes(32).toString('hex') };
+    return { ...ep, network: net.Name, networkId: net.Id, endpointId };
+  }
+
+  /**
+   * A host port another container publishes is refused, as the engine's port allocator refuses it (berth's
+   * published ports are NAT rules, so nothing on the host would say so): the same protocol and port on the same
+   * address, or on all addresses on either side. A client's mistake: 409 (the reference's 500), its message.
+   */
+  private checkPortsFree(rec: ContainerRecord, bindings: Record<string, { HostIp?: string; HostPort?: string }[] | null>, endpointId: string): void {
+    const all = (ip: string) => ip === '' || ip === '0.0.0.0';
+    const used: { hostIP: string; hostPort: number; protocol: string }[] = [];
+    for (const other of this.d.store.all()) {
+      if (other.Id === rec.Id || !other.State.Running) continue;
+      for (const ep of Object.values(other.Endpoints ?? {})) used.push(...(ep.mappings ?? []));
+    }
+    if (used.length === 0) return;
+    for (const [key, list] of Object.entries(bindings ?? {})) {
+      const proto = key.split('/')[1] ?? 'tcp';
+      for (const b of list ?? []) {
+        const port = /^\d+/.exec(b.HostPort ?? '')?.[0];
+        if (!port || Number(port) === 0) continue;
+        const ip = b.HostIp ?? '';
+        const clash = used.find((u) => u.protocol === proto && u.hostPort === Number(port) && (all(ip) || all(u.hostIP) || u.hostIP === ip));
+        if (!clash) continue;
+        // the engine's allocator knows the port on the same address; on another one its proxy's bind fails
+        const why = all(ip) === all(clash.hostIP) ? `Bind for ${ip || '0.0.0.0'}:${port} failed: port is already allocated` : `Error starting userland proxy: listen ${proto}4 ${ip || '0.0.0.0'}:${port}: bind: address already in use`;
+        throw conflict(`driver failed programming external connectivity on endpoint ${rec.Name.replace(/^\//, '')} (${endpointId}): ${why}`);
+      }
+    }
   }
 
   /** The sandboxes being named (nameSandbox), by container id. */

@@ -295,8 +295,8 @@ export class ContainerService {
       rec.State = { ...rec.State, Error: f.message, ExitCode: f.exitCode };
       await this.d.store.save(rec).catch(() => undefined);
       for (const l of live.endListeners) l();
-      // a network gone since create: the reference's 404 (network X not found)
-      if (isKind(err, 'NotFound')) throw err;
+      // a network gone since create: the reference's 404 (network X not found); a host port another container has
+      if (isKind(err, 'NotFound') || (isKind(err, 'Conflict') && err.message.startsWith('driver failed programming external connectivity'))) throw err;
       throw f.invalid ? invalidParameter(f.message) : systemError(f.message, err);
     }
   }

@@ -248,3 +248,23 @@ test('commit: an unknown change command named lower-cased, as the reference', as
   expect([r.status, r.json().message]).toEqual([400, 'bogus is not a valid change command']);
   await b.request('DELETE', `/v1.24/containers/${c}`);
 });
+
+test('a host port another running container publishes: the start is refused with the reference’s words, the container stays created', async () => {
+  const a = (await b.request('POST', '/v1.24/containers/create?name=pa', json({ Image: 'busybox', Cmd: ['sleep', '100'], ExposedPorts: { '80/tcp': {} }, HostConfig: { PortBindings: { '80/tcp': [{ HostPort: '18199' }] } } }))).json().Id;
+  expect((await b.request('POST', `/v1.24/containers/${a}/start`)).status).toBe(204);
+  const start = async (name: string, binding: { HostIp?: string; HostPort: string }, port = '80/tcp') => {
+    const c = (await b.request('POST', `/v1.24/containers/create?name=${name}`, json({ Image: 'busybox', Cmd: ['true'], ExposedPorts: { [port]: {} }, HostConfig: { PortBindings: { [port]: [binding] } } }))).json().Id;
+    const s = await b.request('POST', `/v1.24/containers/${c}/start`);
+    return { c, s };
+  };
+  const same = await start('pb', { HostPort: '18199' });
+  const ep = /\(([0-9a-f]{64})\)/.exec(same.s.json().message)?.[1];
+  expect([same.s.status, same.s.json().message]).toEqual([409, `driver failed programming external connectivity on endpoint pb (${ep}): Bind for 0.0.0.0:18199 failed: port is already allocated`]);
+  const st = (await b.request('GET', `/v1.24/containers/${same.c}/json`)).json().State;
+  expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, same.s.json().message]);
+  const lo = await start('pc', { HostIp: '127.0.0.1', HostPort: '18199' });
+  expect(lo.s.json().message).toMatch(/^driver failed programming external connectivity on endpoint pc \([0-9a-f]{64}\): Error starting userland proxy: listen tcp4 127.0.0.1:18199: bind: address already in use$/);
+  const udp = await start('pd', { HostPort: '18199' }, '80/udp');
+  expect(udp.s.status).toBe(204);
+  for (const c of [a, same.c, lo.c, udp.c]) await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+});
