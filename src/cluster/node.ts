@@ -2,6 +2,7 @@
 // mesh, the overlay datapath, and the swarm's networks and services. The daemon loads this module only when it is
 // needed (docs/swarm.md, "Loaded when needed"): at start when the data root holds swarm state, else at the first
 // swarm request. Nothing here runs before that; /info and /_ping never load it.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Config } from '../config';
 import type { Logger } from '../log';
@@ -74,6 +75,7 @@ export async function startSwarmNode(d: SwarmNodeDeps): Promise<SwarmNode> {
     }),
     interfaces: () =>
       Object.fromEntries(Object.entries(os.networkInterfaces()).map(([name, addrs]) => [name, (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address)])),
+    devices: () => hardwareInterfaces(Object.keys(os.networkInterfaces())),
   });
   await cluster.start();
   const orchestrator = new Orchestrator({ current: () => cluster.current(), logger, wrote: () => agent.kick() });
@@ -115,4 +117,21 @@ export async function startSwarmNode(d: SwarmNodeDeps): Promise<SwarmNode> {
       cluster.close();
     },
   };
+}
+
+/**
+ * The interfaces among `names` that are devices: sysfs places every virtual link (a bridge, a veth, a tunnel, the
+ * loopback) under /sys/devices/virtual. The engine looks for links of no kind (netlink's "device"), the same set
+ * but for the loopback, whose addresses it skips anyway.
+ */
+function hardwareInterfaces(names: string[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const n of names) {
+    try {
+      if (!fs.realpathSync(`/sys/class/net/${n}`).includes('/devices/virtual/')) out.add(n);
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
 }

@@ -32,6 +32,8 @@ export interface ClusterDeps {
   describe: () => NodeDescription;
   /** IPv4 addresses per interface name (os.networkInterfaces(), reduced). */
   interfaces: () => Record<string, string[]>;
+  /** The interfaces that are devices (not virtual links): the only ones a default advertise address comes from. */
+  devices?: () => ReadonlySet<string>;
   etcdBinary?: string;
   /** `--cluster-store`: an existing etcd's client URLs; a swarm initialised here lives there. */
   store?: string[];
@@ -413,7 +415,7 @@ export class ClusterService {
     if (req.ForceNewCluster) throw invalidParameter('berth does not support ForceNewCluster');
     if (req.Spec?.EncryptionConfig?.AutoLockManagers) throw invalidParameter('berth does not support autolock');
     if (req.Spec?.CAConfig?.ExternalCAs?.length) throw invalidParameter('berth does not support external CAs');
-    const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces());
+    const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces(), this.deps.devices?.());
     const spec = mergeInitSpec(req.Spec);
     this.checkCertExpiry(spec);
     return this.exclusive(async () => {
@@ -496,7 +498,7 @@ export class ClusterService {
     const remotes = (req.RemoteAddrs ?? []).filter((r) => r);
     if (remotes.length === 0) throw invalidParameter('at least 1 RemoteAddr is required to join');
     const token = ca.parseJoinToken(String(req.JoinToken ?? ''));
-    const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces());
+    const addrs = resolveSwarmAddrs(req.ListenAddr, req.AdvertiseAddr, this.deps.interfaces(), this.deps.devices?.());
     return this.exclusive(async () => {
       if (this.local) throw unavailable(ALREADY_IN_SWARM);
       const key = ca.newKey();

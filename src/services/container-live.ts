@@ -242,6 +242,8 @@ export class ContainerLive {
 
   /** The log's entries so far, decoded (attach's `logs`). */
   async logEntries(id: string, streams: { stdout: boolean; stderr: boolean }, emit: (e: LogEntry) => void): Promise<void> {
+    // (docker-py's test_attach_no_stream: start, then attach with logs=1 and no stream at once)
+    await this.settleAfterStart(id);
     return readLogs(await this.openLog(id), streams, emit);
   }
 
@@ -258,7 +260,7 @@ export class ContainerLive {
         ? followLogs(o, fmt, { size: () => this.logSizeOf(rec.Id), subscribe: (so, sfmt, onBatch, onEnd) => this.subscribeLog(rec.Id, so, sfmt, onBatch, onEnd), open: () => this.openLog(rec.Id) }, threaded, sink)
         : undefined;
     if (live) return live;
-    if (!follow && rec.State.Running) await this.settleAfterStart(rec);
+    if (!follow && rec.State.Running) await this.settleAfterStart(rec.Id);
     let stopResolve!: () => void;
     const stopped = new Promise<void>((r) => (stopResolve = r));
     let unsub: (() => void) | undefined;
@@ -285,8 +287,8 @@ export class ContainerLive {
    * later, and its clients were written against that. Nothing waits for a container started longer ago, or once it
    * wrote; one that writes nothing (a server, a sleep) costs such a read SETTLE_MS.
    */
-  private async settleAfterStart(rec: ContainerRecord): Promise<void> {
-    const live = this.live.get(rec.Id);
+  private async settleAfterStart(id: string): Promise<void> {
+    const live = this.live.get(id);
     if (live?.startedAnswerAt === undefined) return;
     const deadline = live.startedAnswerAt + SETTLE_MS;
     while (Date.now() < deadline && live.io && !live.io.wroteAny()) await new Promise((r) => setTimeout(r, 2));

@@ -127,6 +127,13 @@ describe('swarm translate', () => {
     expect(resolveSwarmAddrs(undefined, undefined, ifs).advertiseIP).toBe('192.0.2.4');
     expect(() => resolveSwarmAddrs(undefined, 'nope', ifs)).toThrow('advertise address must be a non-zero IP address or network interface (with optional port number)');
     expect(() => resolveSwarmAddrs(undefined, undefined, { ...ifs, eth1: ['198.51.100.1'] })).toThrow(/could not choose an IP address to advertise/);
+    // a bridge (any virtual link) is not a candidate for the default, as the engine's links of a kind are not; named,
+    // it is used
+    const withBridge = { ...ifs, docker0: ['172.17.0.1'], br1: ['10.1.0.1'] };
+    const devices = new Set(['lo', 'eth0']);
+    expect(resolveSwarmAddrs(undefined, undefined, withBridge, devices).advertiseIP).toBe('192.0.2.4');
+    expect(resolveSwarmAddrs(undefined, 'br1', withBridge, devices).advertiseIP).toBe('10.1.0.1');
+    expect(() => resolveSwarmAddrs(undefined, undefined, withBridge, new Set(['lo']))).toThrow("could not find the system's IP address - specify one with --advertise-addr");
   });
 
   test('node spec and version checks', () => {

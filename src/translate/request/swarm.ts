@@ -41,8 +41,12 @@ export interface ResolvedAddrs {
   advertisePort: number;
 }
 
-/** ListenAddr and AdvertiseAddr of an init or join; the advertise IP defaults to the listen IP, else the host's. */
-export function resolveSwarmAddrs(listenAddr: string | undefined, advertiseAddr: string | undefined, interfaces: Record<string, string[]>): ResolvedAddrs {
+/**
+ * ListenAddr and AdvertiseAddr of an init or join; the advertise IP defaults to the listen IP, else the host's: the
+ * one address of its devices (`devices`: the interfaces that are hardware, not bridges, veths or other virtual links,
+ * as the engine skips every link of a kind; an interface named explicitly may be any).
+ */
+export function resolveSwarmAddrs(listenAddr: string | undefined, advertiseAddr: string | undefined, interfaces: Record<string, string[]>, devices?: ReadonlySet<string>): ResolvedAddrs {
   const l = splitHostPort(listenAddr || DEFAULT_LISTEN_ADDR, 2377);
   const listenIP = resolveAddr(l.host || '0.0.0.0', interfaces, 'listen');
   let advertiseIP: string;
@@ -54,7 +58,7 @@ export function resolveSwarmAddrs(listenAddr: string | undefined, advertiseAddr:
   } else if (listenIP !== '0.0.0.0') {
     advertiseIP = listenIP;
   } else {
-    const external = Object.entries(interfaces).filter(([name, ips]) => name !== 'lo' && ips.length);
+    const external = Object.entries(interfaces).filter(([name, ips]) => name !== 'lo' && ips.length && (!devices || devices.has(name)));
     if (external.length === 0) throw invalidParameter("could not find the system's IP address - specify one with --advertise-addr");
     if (external.length > 1) {
       const list = external.map(([name, ips]) => `${ips[0]} on ${name}`).join(' and ');
