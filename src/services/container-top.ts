@@ -2,7 +2,7 @@
 // the engine does it: one ps over the host, filtered by the PID column).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { systemError } from '../errors';
+import { invalidParameter, systemError } from '../errors';
 
 const execFileP = promisify(execFile);
 
@@ -17,7 +17,11 @@ export async function psTop(psArgs: string, pids: Set<number>): Promise<TopTable
   try {
     ({ stdout: out } = await execFileP('ps', psArgs.split(/\s+/).filter(Boolean), { maxBuffer: 16 << 20 }));
   } catch (err) {
-    throw systemError(`Error running ps: ${(err as Error).message}`);
+    // the reference's words: ps's first line on stderr, or its exit status (a 500 there; the client's arguments: 400)
+    const e = err as { stderr?: string; code?: number | string; message: string };
+    const first = (e.stderr ?? '').split('\n')[0];
+    if (typeof e.code !== 'number') throw systemError(`ps: ${e.message}`);
+    throw invalidParameter(`ps: ${first || `exit status ${e.code}`}`);
   }
   const lines = out.split('\n').filter((l) => l.trim() !== '');
   const titles = lines[0].trim().split(/\s+/);

@@ -268,3 +268,13 @@ test('a host port another running container publishes: the start is refused with
   expect(udp.s.status).toBe(204);
   for (const c of [a, same.c, lo.c, udp.c]) await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
 });
+
+test('top: ps failing, in the reference’s words (its first line on stderr, or its exit status)', async () => {
+  const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['sleep', '100'] }))).json().Id;
+  await b.request('POST', `/v1.24/containers/${c}/start`);
+  const bogus = await b.request('GET', `/v1.24/containers/${c}/top?ps_args=--bogus`);
+  expect([bogus.status, bogus.json().message]).toEqual([400, 'ps: error: unknown gnu long option']);
+  const none = await b.request('GET', `/v1.18/containers/${c}/top?ps_args=${encodeURIComponent('-p 99999')}`);
+  expect([none.status, none.text]).toEqual([400, 'ps: exit status 1\n']);
+  await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+});
