@@ -28,7 +28,6 @@
 // Run: npm run bench:cli [samples] [rounds]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Containerd } from '../src/containerd/client';
@@ -40,22 +39,13 @@ import { startCliFloor } from './cli-floor';
 import { medianCensus, startAccounting } from './cpu-census';
 import { profileByOrigin, readTrace, runTimeline, traceClock } from './trace-summary';
 import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
+import { ping } from './canned-engine';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
 const median = (xs: number[] | undefined) => (xs ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN : NaN);
 const r1 = (x: number) => +x.toFixed(1);
 const r2 = (x: number) => +x.toFixed(2);
-
-function ping(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    r.on('error', () => resolve(false));
-  });
-}
 
 /**
  * CPU time of a process and of its helpers, in ms: its utime + stime, its reaped children's, and the same for each

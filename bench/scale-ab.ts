@@ -13,12 +13,12 @@
 // build's berthd written there once the N run; the bench waits until the file is removed).
 import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import WebSocket = require('ws');
 import { Containerd } from '../src/containerd/client';
 import { request } from '../test/helpers/berth';
+import { cannedServer, ping, pool } from './canned-engine';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
@@ -28,48 +28,6 @@ import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scra
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const r1 = (x: number) => +x.toFixed(1);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-
-/** A server answering what `docker stats` asks with the daemon's answers, at once (bench/scale.ts's canned server). */
-const CANNED = `
-const http = require('node:http');
-const fs = require('node:fs');
-const [sock, file] = process.argv.slice(1);
-const a = JSON.parse(fs.readFileSync(file, 'utf8'));
-const list = Buffer.from(a.list);
-const version = Buffer.from(a.version);
-const sample = JSON.parse(a.stats);
-const stats = new Map();
-for (const c of JSON.parse(a.list)) {
-  const b = Buffer.from(JSON.stringify({ ...sample, name: c.Names[0], id: c.Id }) + '\\n');
-  stats.set(c.Id, b);
-  stats.set(c.Id.slice(0, 12), b);
-}
-const head = { 'Api-Version': a.apiVersion, Ostype: 'linux', 'Content-Type': 'application/json' };
-http.createServer((req, res) => {
-  const p = req.url.replace(/^\\/v[0-9.]+/, '').replace(/\\?.*/, '');
-  if (p === '/_ping') {
-    res.writeHead(200, { ...head, 'Content-Type': 'text/plain; charset=utf-8' });
-    return res.end('OK');
-  }
-  if (p === '/version') return res.writeHead(200, head).end(version);
-  if (p === '/containers/json') return res.writeHead(200, head).end(list);
-  if (p === '/events') return res.writeHead(200, head).flushHeaders();
-  const m = /^\\/containers\\/([^/]+)\\/stats$/.exec(p);
-  const b = m && stats.get(m[1]);
-  if (b) return res.writeHead(200, head).end(b);
-  res.writeHead(404, head).end('{"message":"not canned"}\\n');
-}).listen({ path: sock, backlog: 65535 }, () => process.stdout.write('listening\\n'));
-`;
-
-function ping(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    r.on('error', () => resolve(false));
-  });
-}
 
 function cli(sock: string, args: string[]): Promise<{ ms: number; out: string }> {
   return new Promise((resolve, reject) => {
@@ -81,13 +39,6 @@ function cli(sock: string, args: string[]): Promise<{ ms: number; out: string }>
     c.stdout!.on('data', (d: Buffer) => (out += d));
     c.on('close', (code) => (code === 0 ? resolve({ ms: ms(t0), out }) : reject(new Error(`docker ${args.join(' ')}: ${code} ${err}`))));
   });
-}
-
-async function pool(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < total) await one(next++);
-  }));
 }
 
 /** The inspector's URL from the stderr berthd prints it on. */
@@ -162,7 +113,7 @@ async function main(): Promise<void> {
   let berthd: ChildProcess = startBerthd(roots[0], 'start');
   const ctr = new Containerd({ address: ctd.address, namespace: ns });
   const ids: string[] = [];
-  let canned: ChildProcess | undefined;
+  let canned: { sock: string; stop(): void } | undefined;
   const up = async () => {
     while (!(await ping(socket))) {
       if (berthd.exitCode !== null) throw new Error('berthd exited');
@@ -184,14 +135,8 @@ async function main(): Promise<void> {
     });
     console.error(`${n} started in ${r1(ms(t0) / 1000)} s (load ${os.loadavg().map(r1).join(' ')})`);
     // the canned server, with the first build's answers
-    const list = await request(socket, 'GET', '/v1.24/containers/json');
-    const version = await request(socket, 'GET', '/v1.24/version');
-    const sample = await request(socket, 'GET', `/v1.24/containers/${ids[0]}/stats?stream=0`);
-    const file = path.join(dir, 'canned.json');
-    fs.writeFileSync(file, JSON.stringify({ list: list.text, version: version.text, stats: sample.text, apiVersion: String(version.headers['api-version'] ?? '1.24') }));
-    const cs = path.join(dir, 'canned.sock');
-    canned = spawn(process.execPath, ['-e', CANNED, cs, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => canned!.stdout!.once('data', () => resolve()));
+    canned = await cannedServer(dir, socket);
+    const cs = canned.sock;
     if (process.env.AB_HOLD) {
       fs.writeFileSync(process.env.AB_HOLD, `${berthd.pid} ${socket} ${cs}\n`);
       while (fs.existsSync(process.env.AB_HOLD)) await new Promise((r) => setTimeout(r, 500));
@@ -247,7 +192,7 @@ async function main(): Promise<void> {
     }
     console.log(JSON.stringify({ n, load: os.loadavg().map(r1), builds: out }, null, 2));
   } finally {
-    canned?.kill();
+    canned?.stop();
     if (berthd.exitCode === null) {
       await pool(ids.length, 8, async (i) => {
         await request(socket, 'DELETE', `/v1.24/containers/${ids[i]}?force=1`).catch(() => undefined);

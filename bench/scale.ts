@@ -21,13 +21,13 @@
 // and socket there once the N run, and waits until the file is removed.
 import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import WebSocket = require('ws');
 import { Containerd } from '../src/containerd/client';
 import { subscribeTaskEvents } from '../src/containerd/events';
 import { request } from '../test/helpers/berth';
+import { cannedServer, ping, pool } from './canned-engine';
 import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
@@ -124,76 +124,11 @@ async function plainFanout(dir: string, dieLine: string): Promise<number> {
   }
 }
 
-/**
- * The CLI's own floor for `docker ps` and `docker stats --no-stream`: a bare Node server (another process) answering
- * what those commands ask with what the daemon measured answered just before, at once: /_ping and /version with its
- * API version, /events held open, GET /containers/json with the daemon's very list, and each container's stats with
- * the daemon's sample of one container (its name and id swapped in). Args: socket, a JSON file of those answers.
- */
-const CANNED = `
-const http = require('node:http');
-const fs = require('node:fs');
-const [sock, file] = process.argv.slice(1);
-const a = JSON.parse(fs.readFileSync(file, 'utf8'));
-const list = Buffer.from(a.list);
-const version = Buffer.from(a.version);
-const sample = JSON.parse(a.stats);
-const stats = new Map();
-for (const c of JSON.parse(a.list)) {
-  const b = Buffer.from(JSON.stringify({ ...sample, name: c.Names[0], id: c.Id }) + '\\n');
-  stats.set(c.Id, b);
-  stats.set(c.Id.slice(0, 12), b);
-}
-const head = { 'Api-Version': a.apiVersion, Ostype: 'linux', 'Content-Type': 'application/json' };
-http.createServer((req, res) => {
-  const p = req.url.replace(/^\\/v[0-9.]+/, '').replace(/\\?.*/, '');
-  if (p === '/_ping') {
-    res.writeHead(200, { ...head, 'Content-Type': 'text/plain; charset=utf-8' });
-    return res.end('OK');
-  }
-  if (p === '/version') return res.writeHead(200, head).end(version);
-  if (p === '/containers/json') return res.writeHead(200, head).end(list);
-  if (p === '/events') return res.writeHead(200, head).flushHeaders();
-  const m = /^\\/containers\\/([^/]+)\\/stats$/.exec(p);
-  const b = m && stats.get(m[1]);
-  if (b) return res.writeHead(200, head).end(b);
-  res.writeHead(404, head).end('{"message":"not canned"}\\n');
-}).listen({ path: sock, backlog: 65535 }, () => process.stdout.write('listening\\n'));
-`;
-
-/** Starts the canned server with the daemon's answers; its socket and a stop function. */
-async function cannedServer(dir: string, sock: string): Promise<{ sock: string; stop(): void }> {
-  const list = await request(sock, 'GET', '/v1.24/containers/json');
-  const first = list.json()[0]?.Id;
-  const version = await request(sock, 'GET', '/v1.24/version');
-  const stats = await request(sock, 'GET', `/v1.24/containers/${first}/stats?stream=0`);
-  const file = path.join(dir, 'canned.json');
-  fs.writeFileSync(file, JSON.stringify({ list: list.text, version: version.text, stats: stats.text, apiVersion: String(version.headers['api-version'] ?? '1.24') }));
-  const cs = path.join(dir, 'canned.sock');
-  fs.rmSync(cs, { force: true });
-  const server = spawn(process.execPath, ['-e', CANNED, cs, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.once('data', () => resolve());
-    server.once('exit', (code) => reject(new Error(`the canned server exited (${code})`)));
-  });
-  return { sock: cs, stop: () => server.kill() };
-}
-
 /** An RFC 3339 time with up to 9 fractional digits, as wall-clock ns. */
 function rfc3339Ns(t: string): bigint {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(t);
   if (!m) throw new Error(`not a time: ${t}`);
   return BigInt(Date.parse(m[1] + m[3])) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
-}
-
-function ping(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    r.on('error', () => resolve(false));
-  });
 }
 
 const rssKB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -220,14 +155,6 @@ function cli(sock: string, args: string[], out?: (stdout: string) => void): Prom
  * "--" in its place (so the command's time alone cannot tell a slow daemon past 2 s from a fast one).
  */
 const timedOutRows = (text: string) => text.split('\n').filter((l) => / -- /.test(l)).length;
-
-/** `total` calls of `one(i)`, `parallel` at a time. */
-async function pool(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < total) await one(next++);
-  }));
-}
 
 /** 100 /events subscribers in another process; each receipt of `id`'s die (wall-clock ns) and the event's timeNano. */
 async function subscribers(sock: string): Promise<{ receipts(id: string, n: number): Promise<{ at: bigint[]; published: bigint }>; close(): void }> {

@@ -6,20 +6,10 @@ import { spawn, execFileSync, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as http from 'node:http';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
+import { ping } from './canned-engine';
 
 const ROOT = path.resolve(__dirname, '../..');
-
-function ping(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const r = http.get({ socketPath: socket, path: '/_ping' }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    r.on('error', () => resolve(false));
-  });
-}
 
 function rssKiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
