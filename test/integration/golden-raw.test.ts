@@ -66,22 +66,19 @@ beforeAll(() => {
   b = berth();
 });
 
+/** Writes the captured request to berth and expects the reference's answer; berth keeps serving after it. */
+async function replay(a: RawAnswer): Promise<void> {
+  const got = await raw(b.socket, a.request);
+  // (Node names keep-alive, which HTTP/1.1 means without the header; Go leaves it out)
+  const connection = got.connection === 'keep-alive' ? null : got.connection;
+  expect({ ...got, connection }).toEqual({ status: a.status, contentType: a.contentType, connection: a.connection, body: a.body });
+  expect((await b.request('GET', '/_ping')).status).toBe(200);
+}
+
 describe('requests with invalid %-escapes answer as the reference engine does', () => {
-  test.each(golden.answers.map((a) => [a.name, a] as const))('%s', async (_name, a) => {
-    const got = await raw(b.socket, a.request);
-    // (Node names keep-alive, which HTTP/1.1 means without the header; Go leaves it out)
-    const connection = got.connection === 'keep-alive' ? null : got.connection;
-    expect({ ...got, connection }).toEqual({ status: a.status, contentType: a.contentType, connection: a.connection, body: a.body });
-    // and berth keeps serving
-    expect((await b.request('GET', '/_ping')).status).toBe(200);
-  });
+  test.each(golden.answers.map((a) => [a.name, a] as const))('%s', (_name, a) => replay(a));
 });
 
 describe('urlencoded POST bodies are part of the form as the reference reads them', () => {
-  test.each(forms.answers.map((a) => [a.name, a] as const))('%s', async (_name, a) => {
-    const got = await raw(b.socket, a.request);
-    const connection = got.connection === 'keep-alive' ? null : got.connection;
-    expect({ ...got, connection }).toEqual({ status: a.status, contentType: a.contentType, connection: a.connection, body: a.body });
-    expect((await b.request('GET', '/_ping')).status).toBe(200);
-  });
+  test.each(forms.answers.map((a) => [a.name, a] as const))('%s', (_name, a) => replay(a));
 });
