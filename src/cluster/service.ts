@@ -204,7 +204,10 @@ export class ClusterService {
       this.reconciling = true;
       this.reconcile()
         .then(
-          () => (this.failedRounds = 0),
+          () => {
+            this.failedRounds = 0;
+            this.state?.sawLeader();
+          },
           (err) => {
             this.deps.logger.debug('swarm reconcile', { err: String(err) });
             this.failedRounds++;
@@ -735,7 +738,8 @@ export class ClusterService {
   }
 
   async inspect(): Promise<{ cluster: Versioned<ClusterRecord>; tls: TLSInfoFacts; tokens: { worker: string; manager: string } }> {
-    const c = await this.clusterRecord(this.manager());
+    const state = this.manager();
+    const c = await state.patient(() => this.clusterRecord(state));
     return { cluster: c, tls: this.tlsFacts(c.value), tokens: { worker: ca.joinToken(c.value.caCert, c.value.workerSecret), manager: ca.joinToken(c.value.caCert, c.value.managerSecret) } };
   }
 
@@ -756,7 +760,7 @@ export class ClusterService {
   }
 
   private async views(state: ClusterState): Promise<NodeView[]> {
-    const [nodes, alive, leader, cluster] = await Promise.all([state.nodes(), state.alive(), state.leader(), this.clusterRecord(state)]);
+    const [nodes, alive, leader, cluster] = await state.patient(() => Promise.all([state.nodes(), state.alive(), state.leader(), this.clusterRecord(state)]));
     return nodes.map((n) => ({ node: n, ready: alive.has(n.value.id), leader: leader === n.value.id, caCert: cluster.value.caCert }));
   }
 
@@ -850,7 +854,7 @@ export class ClusterService {
   async tasks(filters: Map<string, string[]>): Promise<Versioned<TaskRecord>[]> {
     checkTaskFilterKeys(filters);
     const state = this.manager();
-    const all = await state.tasks();
+    const all = await state.patient(() => state.tasks());
     const serviceRefs = filters.get('service') ?? [];
     const services = serviceRefs.length ? await state.services() : [];
     const serviceIds = serviceRefs.map((r) => findService(services, r).value.id);
@@ -875,7 +879,8 @@ export class ClusterService {
   }
 
   async task(id: string): Promise<Versioned<TaskRecord>> {
-    const all = await this.manager().tasks();
+    const state = this.manager();
+    const all = await state.patient(() => state.tasks());
     const t = all.find((x) => x.value.ID === id) ?? all.find((x) => x.value.ID.startsWith(id));
     if (!t) throw notFound(`task ${id} not found`);
     return t;

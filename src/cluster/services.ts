@@ -61,12 +61,14 @@ export class SwarmServices {
 
   async list(filters: Map<string, string[]>): Promise<Versioned<ServiceRecord>[]> {
     const match = serviceFilter(filters);
-    const all = await this.state().services();
+    const state = this.state();
+    const all = await state.patient(() => state.services());
     return all.filter((s) => match(s.value));
   }
 
   async inspect(ref: string): Promise<Versioned<ServiceRecord>> {
-    return findService(await this.state().services(), ref);
+    const state = this.state();
+    return findService(await state.patient(() => state.services()), ref);
   }
 
   async create(body: unknown, registryAuth?: string): Promise<{ id: string; warnings: string[] }> {

@@ -33,6 +33,14 @@ export const OUT_OF_SEQUENCE = 'rpc error: code = Unknown desc = update out of s
 /** How long one etcd call may take before the cluster counts as without a leader. */
 const CALL_TIMEOUT_MS = 4000;
 
+/**
+ * How long an API read waits out a cluster without a leader before answering NO_LEADER (patient()): the reference's
+ * manager waits for its Raft leader connection while it has been leaderless for up to 10 of swarmkit's 1 s ticks,
+ * then answers at once. berth's etcd elects in about a second; on a loaded machine an election has taken 4 s and more.
+ */
+export const LEADERLESS_WAIT_MS = 8000;
+const LEADERLESS_POLL_MS = 250;
+
 /** A member of the etcd cluster as memberList shows it (`name` is empty until the member has started). */
 export interface EtcdMemberInfo {
   id: string;
@@ -111,6 +119,36 @@ export class ClusterState {
       },
     };
     this.client = new (etcd3().Etcd3)(opts);
+  }
+
+  /** Since when the cluster has been without a leader as patient() reads saw it (unset: a read or round succeeded). */
+  private leaderlessSince?: number;
+
+  /**
+   * A read for an API answer: while the cluster has been without a leader for less than LEADERLESS_WAIT_MS (an etcd
+   * election after a membership change or a member's loss), the read is tried again until one answers; past that,
+   * NO_LEADER at once, as a manager of the reference answers when quorum is lost. Reads only: a write that failed
+   * may have been applied.
+   */
+  async patient<T>(read: () => Promise<T>): Promise<T> {
+    const start = Date.now();
+    for (;;) {
+      try {
+        const v = await read();
+        this.leaderlessSince = undefined;
+        return v;
+      } catch (err) {
+        if (!(err instanceof BerthError && err.message === NO_LEADER)) throw err;
+        this.leaderlessSince ??= start;
+        if (Date.now() - this.leaderlessSince >= LEADERLESS_WAIT_MS) throw err;
+        await new Promise((r) => setTimeout(r, LEADERLESS_POLL_MS));
+      }
+    }
+  }
+
+  /** The cluster answered a round of reads (the background reconcile): a leader is there. */
+  sawLeader(): void {
+    this.leaderlessSince = undefined;
   }
 
   private async getJSON<T>(key: string): Promise<Versioned<T> | undefined> {
