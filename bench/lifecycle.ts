@@ -2,7 +2,10 @@
 // API (NetworkMode none and the default bridge), against its limit, the same lifecycle driven directly over
 // containerd gRPC (cookbook §6 order), and against the reference engine's API (REF_SOCK, default
 // /work/ref/docker.sock, which needs busybox:latest; left out when it does not answer), interleaved in one run;
-// and GET /containers/json?all=1 with 500 containers.
+// and GET /containers/json?all=1 with 500 containers. The default bridge's floor (`cniFloorMs`), interleaved too: what
+// berth runs for a bridge container's network done directly from this process, without berth or a container — `ip
+// netns add`, the loopback and bridge plugins' ADD (bridge with host-local IPAM on berth's bench bridge, the same
+// configuration less what berth adds per container), bridge DEL, `ip netns delete` — against berth's bridge − none.
 // As root with cgroup v1, each lifecycle's CPU is counted by component (bench/cpu-census.ts startAccounting): this
 // process's main thread (berth's daemon runs in it, beside the bench's client; for the raw lifecycle, the gRPC
 // client alone), its other threads and helpers, containerd with its shims and runc, and the container
@@ -12,11 +15,13 @@
 // interleaved runs (written there) and sums its self time by origin for berth's lifecycles and for the raw ones,
 // per lifecycle (`mainProfileMsPerLifecycle`; BENCH_CPUPROF_US sets the sampling interval, 250 µs by default).
 // Run: npm run build && node dist/bench/lifecycle.js [runs]
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OCI_SPEC_URL, packJSON } from '../src/containerd/any';
+import { cniPath, CNI_VERSION } from '../src/network/cni';
 import { DEFAULTS } from '../src/config';
 import { startDaemon } from '../src/daemon';
 import { silentLogger } from '../src/log';
@@ -122,6 +127,41 @@ async function main(): Promise<void> {
       return Number(process.hrtime.bigint() - t0) / 1e6;
     };
 
+    // The bridge's floor: the commands berth runs for a bridge container's network, run directly.
+    const cniDir = cniPath();
+    const ipamDir = path.join(dir, 'floor-ipam');
+    const run = (file: string, args: string[], env?: NodeJS.ProcessEnv, input?: string) =>
+      new Promise<void>((resolve, reject) => {
+        const p = spawn(file, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+        let out = '';
+        p.stdout!.on('data', (d) => (out += d));
+        p.stderr!.on('data', (d) => (out += d));
+        p.on('error', reject);
+        p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${file} ${args.join(' ')}: ${code}: ${out.slice(0, 300)}`))));
+        if (input !== undefined) p.stdin!.end(input);
+      });
+    const cni = (type: string, command: string, id: string, netns: string, ifname: string, conf: object) =>
+      run(`${cniDir}/${type}`, [], { CNI_COMMAND: command, CNI_CONTAINERID: id, CNI_NETNS: netns, CNI_IFNAME: ifname, CNI_PATH: cniDir }, JSON.stringify({ cniVersion: CNI_VERSION, name: 'berth-bench-floor', ...conf }));
+    const bridgeConf = {
+      type: 'bridge',
+      bridge: config.bridgeName,
+      isGateway: true,
+      ipMasq: false,
+      hairpinMode: true,
+      ipam: { type: 'host-local', ranges: [[{ subnet: config.bridgeSubnet, rangeStart: '10.254.254.200', rangeEnd: '10.254.254.250' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir },
+    };
+    let f = 0;
+    const cniFloor = async () => {
+      const name = `berth-floor-${process.pid}-${f++}`;
+      const netns = `/var/run/netns/${name}`;
+      const t0 = process.hrtime.bigint();
+      await run('ip', ['netns', 'add', name]);
+      await Promise.all([cni('loopback', 'ADD', name, netns, 'lo', { type: 'loopback' }), cni('bridge', 'ADD', name, netns, 'eth0', bridgeConf)]);
+      await cni('bridge', 'DEL', name, netns, 'eth0', bridgeConf);
+      await run('ip', ['netns', 'delete', name]);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+
     await viaBerth();
     await raw();
     const b: number[] = [];
@@ -129,7 +169,9 @@ async function main(): Promise<void> {
     const r: number[] = [];
     const ref: number[] = [];
     const refBr: number[] = [];
+    const floor: number[] = [];
     await viaBerth('bridge');
+    await cniFloor();
     // a reference mode that fails its warm-up (its docker0 gone, say) is left out and named in the report
     const refLeftOut: Record<string, string> = {};
     const refModes = withRef ? ['none', 'bridge'] : [];
@@ -147,6 +189,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) {
       b.push(await counted('berthNone', () => viaBerth('none')));
       br.push(await viaBerth('bridge'));
+      floor.push(await cniFloor());
       r.push(await counted('raw', raw));
       if (refModes.includes('none')) ref.push(await viaApi(REF_SOCK, 'none'));
       if (refModes.includes('bridge')) refBr.push(await viaApi(REF_SOCK, 'bridge'));
@@ -183,6 +226,9 @@ async function main(): Promise<void> {
           // the default bridge (CNI) against NetworkMode none, both through berth
           bridgeVsNone: +(median(br) / median(b)).toFixed(2),
           bridgeVsRaw: +(median(br) / median(r)).toFixed(2),
+          // what the bridge costs berth over none, against the same commands run directly (the floor)
+          bridgeOverNoneMs: +(median(br) - median(b)).toFixed(1),
+          cniFloorMs: stats(floor),
           ...(ref.length ? { berthOverRef: +(median(b) / median(ref)).toFixed(2) } : {}),
           ...(refBr.length ? { berthBridgeOverRef: +(median(br) / median(refBr)).toFixed(2) } : {}),
           reference: withRef ? REF_SOCK : 'not answering',
