@@ -11,6 +11,12 @@
 // inspector; after the timed runs, one more `docker stats` with the main thread's CPU profile, 250 µs samples,
 // written there as <build>-<round>.cpuprofile), AB_HOLD=FILE (the socket of the first
 // build's berthd written there once the N run; the bench waits until the file is removed).
+// AB_WHAT (stats): what is measured, a comma list of `stats` (above), `die` (AB_KILLS containers, 3 per round and
+// build, killed one at a time with 100 GET /events subscribers listening, as bench:scale measures its die: from the
+// exit to the receipts, split at the die's timeNano; beside containerd's own delivery of /tasks/exit to a plain gRPC
+// subscriber) and `inspect` (AB_INSPECT times, 3 per round and build, 300 GET /containers/{id}/json at once, a
+// connection each, wall time; berthd's main-thread CPU for them). AB_NODE_FLAGS: more node flags for berthd
+// (e.g. `--cpu-prof-interval 100` with AB_CPUPROF).
 import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,6 +30,8 @@ import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { threadCpuMs } from './cpu-census';
 import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
+import { dieSummary, killsToSubscribers, nowNs, type DieSample } from './die-fanout';
+import { subscribeTaskEvents } from '../src/containerd/events';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const r1 = (x: number) => +x.toFixed(1);
@@ -102,7 +110,7 @@ async function main(): Promise<void> {
   const profileDir = process.env.AB_PROFILE;
   let inspector: Promise<string> | undefined;
   const startBerthd = (root: string, tag: string) => {
-    const flags = [...berthdNodeFlags(root), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(prof, tag)}`] : []), ...(profileDir ? ['--inspect=127.0.0.1:0'] : [])];
+    const flags = [...berthdNodeFlags(root), ...(process.env.AB_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(prof, tag)}`] : []), ...(profileDir ? ['--inspect=127.0.0.1:0'] : [])];
     const child = spawn(process.execPath, [...flags, berthdScript(root, !!prof), ...daemonArgs], { stdio: ['ignore', 'ignore', profileDir ? 'pipe' : 'inherit'] });
     if (profileDir) {
       inspector = inspectorUrl(child);
@@ -120,7 +128,14 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 5));
     }
   };
-  const results: Record<string, { stats: number[]; canned: number[]; list: number[]; timedOut: number; cpuPerStats: { main: number[]; others: Record<string, number[]> } }> = {};
+  const what = new Set((process.env.AB_WHAT ?? 'stats').split(','));
+  const kills = Number(process.env.AB_KILLS ?? 3);
+  const inspects = Number(process.env.AB_INSPECT ?? 3);
+  const results: Record<string, { stats: number[]; canned: number[]; list: number[]; timedOut: number; cpuPerStats: { main: number[]; others: Record<string, number[]> }; die: DieSample[]; inspect: number[]; inspectCpu: number[] }> = {};
+  // containerd's own delivery of each /tasks/exit to a plain gRPC subscriber (the limit for exit → die)
+  const exitEvents = new Map<string, bigint>();
+  let plain: { cancel(): void } | undefined;
+  let killed = 0;
   try {
     await up();
     await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
@@ -137,6 +152,13 @@ async function main(): Promise<void> {
     // the canned server, with the first build's answers
     canned = await cannedServer(dir, socket);
     const cs = canned.sock;
+    if (what.has('die'))
+      plain = subscribeTaskEvents(ctr, {
+        event: (topic, payload) => {
+          if (topic === '/tasks/exit') exitEvents.set(payload<{ container_id: string }>()!.container_id, nowNs());
+        },
+        closed: () => undefined,
+      });
     if (process.env.AB_HOLD) {
       fs.writeFileSync(process.env.AB_HOLD, `${berthd.pid} ${socket} ${cs}\n`);
       while (fs.existsSync(process.env.AB_HOLD)) await new Promise((r) => setTimeout(r, 500));
@@ -144,23 +166,44 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       for (const [b, root] of roots.entries()) {
         const tag = `${b}:${path.basename(root)}`;
-        const res = (results[tag] ??= { stats: [], canned: [], list: [], timedOut: 0, cpuPerStats: { main: [], others: {} } });
+        const res = (results[tag] ??= { stats: [], canned: [], list: [], timedOut: 0, cpuPerStats: { main: [], others: {} }, die: [], inspect: [], inspectCpu: [] });
         await stopBerthd(berthd);
         berthd = startBerthd(root, `${b}-${round}`);
         await up();
         for (;;) {
           const l = (await request(socket, 'GET', '/v1.24/containers/json')).json();
-          if (l.length >= n) break;
+          if (l.length >= n - killed) break;
           await new Promise((r) => setTimeout(r, 50));
         }
         await new Promise((r) => setTimeout(r, 2000));
-        await cli(socket, ['stats', '--no-stream']); // (warm: the first answers' code paths)
+        if (what.has('stats')) await cli(socket, ['stats', '--no-stream']); // (warm: the first answers' code paths)
         for (let i = 0; i < 10; i++) {
           const t = process.hrtime.bigint();
           await request(socket, 'GET', '/v1.24/containers/json');
           res.list.push(ms(t));
         }
-        for (let i = 0; i < perRound; i++) {
+        if (what.has('inspect')) {
+          const some = ids.slice(0, 300);
+          const all = () => Promise.all(some.map(async (id) => {
+            const r = await request(socket, 'GET', `/v1.24/containers/${id}/json`);
+            if (r.status !== 200) throw new Error(`${tag}: inspect ${r.status}`);
+          }));
+          await all(); // (warm)
+          for (let i = 0; i < inspects; i++) {
+            const before = threadCpuMs(berthd.pid!);
+            const t = process.hrtime.bigint();
+            await all();
+            res.inspect.push(ms(t));
+            res.inspectCpu.push(threadCpuMs(berthd.pid!).main - before.main);
+          }
+        }
+        if (what.has('die')) {
+          // (containers from the end of the list: the inspects take the first 300)
+          const d = await killsToSubscribers({ name: tag, sock: socket, ids, kills, kill: async (id) => void (await request(socket, 'POST', `/v1.24/containers/${id}/kill`)), exitEventAt: (id) => exitEvents.get(id) });
+          killed += kills;
+          res.die.push(...d.samples);
+        }
+        for (let i = 0; i < (what.has('stats') ? perRound : 0); i++) {
           const before = threadCpuMs(berthd.pid!);
           const s = await cli(socket, ['stats', '--no-stream']);
           const after = threadCpuMs(berthd.pid!);
@@ -174,7 +217,7 @@ async function main(): Promise<void> {
           fs.mkdirSync(profileDir, { recursive: true });
           await profiled(await inspector!, path.join(profileDir, `${b}-${round}.cpuprofile`), () => cli(socket, ['stats', '--no-stream']));
         }
-        console.error(`round ${round} ${tag}: stats ${res.stats.slice(-perRound).map(r1).join(' ')} canned ${res.canned.slice(-perRound).map(r1).join(' ')} load ${os.loadavg().map(r1).join(' ')}`);
+        console.error(`round ${round} ${tag}: stats ${res.stats.slice(-perRound).map(r1).join(' ')} canned ${res.canned.slice(-perRound).map(r1).join(' ')} inspect ${res.inspect.slice(-inspects).map(r1).join(' ')} die ${res.die.slice(-kills).map((d) => `${r1(d.fromExit)} (${r1(d.exitToDie)}+${r1(d.dieToReceipt)}, ctd ${r1(d.exitToEvent ?? NaN)})`).join(' ')} load ${os.loadavg().map(r1).join(' ')}`);
       }
     }
     const out: Record<string, unknown> = {};
@@ -188,10 +231,13 @@ async function main(): Promise<void> {
         timedOutRows: r.timedOut,
         listMs: r1(median(r.list)),
         cpuMsPerStats: { main: r1(median(r.cpuPerStats.main)), ...Object.fromEntries(Object.entries(r.cpuPerStats.others).map(([k, v]) => [k, r1(median(v))])) },
+        ...(r.inspect.length ? { inspect300AtOnceMs: r1(median(r.inspect)), inspectRuns: r.inspect.map(r1), inspectMainCpuMs: r1(median(r.inspectCpu)) } : {}),
+        ...(r.die.length ? { dieTo100SubscribersMs: dieSummary(r.die), dieFromExitRuns: r.die.map((d) => r1(d.fromExit)) } : {}),
       };
     }
     console.log(JSON.stringify({ n, load: os.loadavg().map(r1), builds: out }, null, 2));
   } finally {
+    plain?.cancel();
     canned?.stop();
     if (berthd.exitCode === null) {
       await pool(ids.length, 8, async (i) => {

@@ -32,6 +32,7 @@ import { buildBusyboxImage } from '../test/helpers/busybox-image';
 import { cleanupNamespace } from '../test/helpers/cleanup';
 import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { berthdNodeFlags, berthdScript, removeScratch, stopBerthd } from './scratch';
+import { dieLineOf, dieSummary, killsToSubscribers, nowNs, plainFanout } from './die-fanout';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REF_SOCK = process.env.REF_SOCK ?? '/work/ref/docker.sock';
@@ -39,97 +40,6 @@ const REF_PIDFILE = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const r1 = (x: number) => +x.toFixed(1);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-
-/** Wall-clock ns, comparable across processes. */
-const SUBSCRIBERS = `
-const http = require('node:http');
-const [socket, n] = process.argv.slice(1);
-const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-let open = 0;
-for (let i = 0; i < Number(n); i++) {
-  const req = http.request({ socketPath: socket, path: '/v1.24/events?filters=' + encodeURIComponent(JSON.stringify({ event: { die: true } })), agent: false }, (res) => {
-    let buf = '';
-    res.on('data', (c) => {
-      const at = nowNs();
-      buf += c.toString();
-      let j;
-      while ((j = buf.indexOf('\\n')) >= 0) {
-        const line = buf.slice(0, j);
-        buf = buf.slice(j + 1);
-        if (line) {
-          const e = JSON.parse(line);
-          process.stdout.write(e.id + ' ' + at + ' ' + BigInt(e.timeNano) + '\\n');
-        }
-      }
-    });
-    if (++open === Number(n)) process.stdout.write('ready\\n');
-  });
-  req.on('error', () => {});
-  req.end();
-}
-`;
-const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-
-/**
- * The fan-out's limit on this machine at this moment: a bare Node HTTP server (another process) writing one event
- * line to 100 subscribers (the same subscribers' process, over HTTP on a unix socket, as the daemon's); each line
- * on stdin is an id to announce. The line is the daemon's own die event (argv[2], as its /events replays it:
- * the same bytes, attributes included) with that id and the time of the write; the server serialises it once per
- * event and writes it to each response, as berth does.
- */
-const PLAIN_FANOUT = `
-const http = require('node:http');
-const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-const subs = [];
-const template = JSON.parse(process.argv[2]);
-http.createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.flushHeaders();
-  subs.push(res);
-}).listen(process.argv[1], () => process.stdout.write('listening\\n'));
-process.stdin.on('data', (d) => {
-  for (const id of d.toString().split('\\n').filter(Boolean)) {
-    const t = nowNs();
-    const e = { ...template, id, time: Number(t / 1000000000n), timeNano: Number(t) };
-    if (e.Actor) e.Actor = { ...e.Actor, ID: id };
-    const l = JSON.stringify(e) + '\\n';
-    for (const r of subs) r.write(l);
-  }
-});
-`;
-
-/** The plain fan-out's median delay to 100 subscribers (ms), median over 5 events; `dieLine`: the daemon's die event. */
-async function plainFanout(dir: string, dieLine: string): Promise<number> {
-  const sock = path.join(dir, 'plain.sock');
-  fs.rmSync(sock, { force: true }); // the one of the side measured before
-  const server = spawn(process.execPath, ['-e', PLAIN_FANOUT, sock, dieLine], { stdio: ['pipe', 'pipe', 'inherit'] });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.stdout!.once('data', () => resolve());
-      server.once('exit', (code) => reject(new Error(`the plain fan-out server exited (${code})`)));
-    });
-    const subs = await subscribers(sock);
-    const out: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const id = `plain${i}`;
-      server.stdin!.write(id + '\n');
-      const r = await subs.receipts(id, 100);
-      out.push(median(r.at.map((at) => Number(at - r.published) / 1e6)));
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    subs.close();
-    return median(out);
-  } finally {
-    server.kill();
-  }
-}
-
-/** An RFC 3339 time with up to 9 fractional digits, as wall-clock ns. */
-function rfc3339Ns(t: string): bigint {
-  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(t);
-  if (!m) throw new Error(`not a time: ${t}`);
-  return BigInt(Date.parse(m[1] + m[3])) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
-}
 
 const rssKB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
@@ -155,39 +65,6 @@ function cli(sock: string, args: string[], out?: (stdout: string) => void): Prom
  * "--" in its place (so the command's time alone cannot tell a slow daemon past 2 s from a fast one).
  */
 const timedOutRows = (text: string) => text.split('\n').filter((l) => / -- /.test(l)).length;
-
-/** 100 /events subscribers in another process; each receipt of `id`'s die (wall-clock ns) and the event's timeNano. */
-async function subscribers(sock: string): Promise<{ receipts(id: string, n: number): Promise<{ at: bigint[]; published: bigint }>; close(): void }> {
-  const child = spawn(process.execPath, ['-e', SUBSCRIBERS, sock, '100'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const seen = new Map<string, bigint[]>();
-  const published = new Map<string, bigint>();
-  let buf = '';
-  let ready!: () => void;
-  const isReady = new Promise<void>((r) => (ready = r));
-  child.stdout.on('data', (c: Buffer) => {
-    buf += c.toString();
-    let j;
-    while ((j = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, j);
-      buf = buf.slice(j + 1);
-      if (line === 'ready') ready();
-      else {
-        const [id, at, timeNano] = line.split(' ');
-        seen.set(id, [...(seen.get(id) ?? []), BigInt(at)]);
-        published.set(id, BigInt(timeNano));
-      }
-    }
-  });
-  await isReady;
-  return {
-    receipts: async (id, n) => {
-      const deadline = Date.now() + 20_000;
-      while ((seen.get(id)?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      return { at: seen.get(id) ?? [], published: published.get(id) ?? 0n };
-    },
-    close: () => child.kill(),
-  };
-}
 
 /** berthd's inspector (SCALE_INSPECT=1): its URL from the stderr berthd printed it on. */
 class Inspector {
@@ -350,39 +227,9 @@ async function measureLoaded(
     stats.push(await cli(side.sock, ['stats', '--no-stream'], (t) => (statsTimedOut = Math.max(statsTimedOut, timedOutRows(t)))));
     statsFloor.push(await cli(canned.sock, ['stats', '--no-stream']));
   }
-  const subs = await subscribers(side.sock);
-  const dieMedian: number[] = [];
-  const dieMax: number[] = [];
-  const exitToPublish: number[] = [];
-  const publishToReceipt: number[] = [];
-  const fromKill: number[] = [];
-  const exitToEvent: number[] = [];
-  let fromKillNs = 0n;
-  let lastKilled = '';
-  for (let i = 0; i < 5; i++) {
-    const id = ids.pop()!;
-    const t = nowNs();
-    fromKillNs = t;
-    lastKilled = id;
-    await kill(id);
-    const r = await subs.receipts(id, 100);
-    if (r.at.length < 100) throw new Error(`${side.name}: ${r.at.length} subscribers saw die`);
-    const exited = rfc3339Ns((await request(side.sock, 'GET', `/v1.24/containers/${id}/json`)).json().State.FinishedAt);
-    const d = r.at.map((at) => Number(at - exited) / 1e6);
-    dieMedian.push(median(d));
-    dieMax.push(Math.max(...d));
-    exitToPublish.push(Number(r.published - exited) / 1e6);
-    publishToReceipt.push(median(r.at.map((at) => Number(at - r.published) / 1e6)));
-    fromKill.push(median(r.at.map((at) => Number(at - t) / 1e6)));
-    const ev = side.exitEventAt?.(id);
-    if (ev) exitToEvent.push(Number(ev - exited) / 1e6);
-  }
-  subs.close();
+  const die = await killsToSubscribers({ name: side.name, sock: side.sock, ids, kills: 5, kill, exitEventAt: side.exitEventAt });
   // the daemon's last die event as its subscribers got it: the plain fan-out writes the same line
-  const since = Math.floor(Number(fromKillNs) / 1e9) - 1;
-  const dieLine = (await request(side.sock, 'GET', `/v1.24/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent(JSON.stringify({ event: { die: true }, container: { [lastKilled]: true } }))}`)).text.trim().split('\n').pop()!;
-  if (!dieLine) throw new Error(`${side.name}: no die event to copy`);
-  const plain = await plainFanout(dir, dieLine);
+  const plain = await plainFanout(dir, await dieLineOf(side.sock, die.lastKilled, die.firstKillNs));
   return {
     containers: n,
     idleRssMB: r1(idle / 1024),
@@ -406,16 +253,7 @@ async function measureLoaded(
     dockerStatsAgainstCannedSamplesMs: r1(median(statsFloor)),
     // rows shown as "--" (no sample within the CLI's 2 s), the most in one run
     dockerStatsRowsTimedOut: statsTimedOut,
-    dieTo100SubscribersMs: {
-      fromExit: { median: r1(median(dieMedian)), max: r1(median(dieMax)) },
-      exitToDie: r1(median(exitToPublish)),
-      // the limit for exitToDie: containerd's own delivery of /tasks/exit to a plain gRPC subscriber
-      ...(exitToEvent.length ? { exitToContainerdEventAtAPlainSubscriber: r1(median(exitToEvent)) } : {}),
-      dieToReceipt: r1(median(publishToReceipt)),
-      // the limit for dieToReceipt: a bare Node server's write of one line to 100 subscribers, just after
-      plainNodeFanout: r1(plain),
-      fromKillRequest: r1(median(fromKill)),
-    },
+    dieTo100SubscribersMs: dieSummary(die.samples, plain),
   };
 }
 

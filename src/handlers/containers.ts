@@ -1,10 +1,11 @@
 // Container endpoints: create, list, inspect, lifecycle, update, rename, remove, top, resize, attach, logs.
 import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { WebSocketServer } from 'ws';
 import type { ApiRequest, Route } from '../http/app';
 import { answerWritten } from '../http/answer';
 import { hijack, onClientEnd, RAW_STREAM, writeHijackedError } from '../http/hijack';
-import { param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
+import { boolValue, param, queryBool, queryFilters, queryHas, queryInt, queryString, readBody, readJSON } from '../http/query';
 import { writeJSON, writeNoContent } from '../http/respond';
 import { DetachWatcher, frame, parseDetachKeys, streamType } from '../http/stream';
 import { conflict, invalidParameter, notFound } from '../errors';
@@ -205,6 +206,13 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
 
 export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBackend): Route[] {
   const id = (req: ApiRequest) => param(req, 'id');
+  /** GET /containers/(ref)/json; `size`: the query's size=1. */
+  const inspect = async (req: ApiRequest, res: ServerResponse, ref: string, size: boolean): Promise<void> => {
+    const rec = containers.find(ref);
+    const sizes = size && supports(req.apiVersion, 'InspectSize') ? await containers.sizes(rec) : {};
+    const graphDriverData = await containers.graphDriverData(rec);
+    writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execs.idsFor(rec.Id), graphDriverData, ...sizes }));
+  };
   const timeout = (req: ApiRequest): number | undefined => (queryHas(req, 't') ? queryInt(req, 't', 10) : undefined);
   return [
     {
@@ -235,12 +243,9 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
     {
       method: 'get',
       path: '/containers/:id/json',
-      handler: async (req, res) => {
-        const rec = containers.find(id(req));
-        const sizes = queryBool(req, 'size') && supports(req.apiVersion, 'InspectSize') ? await containers.sizes(rec) : {};
-        const graphDriverData = await containers.graphDriverData(rec);
-        writeJSON(res, 200, toContainerInspect(rec, req.apiVersion, { execIds: execs.idsFor(rec.Id), graphDriverData, ...sizes }));
-      },
+      handler: (req, res) => inspect(req, res, id(req), queryBool(req, 'size')),
+      // (clients inspect many containers at once, a connection each)
+      lean: { path: /^\/containers\/([^/]+)\/json$/, query: ['size'], handler: (req, res, [ref], q) => inspect(req, res, ref, q.size !== undefined && boolValue(q.size)) },
     },
     {
       method: 'post',

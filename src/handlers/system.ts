@@ -1,4 +1,5 @@
 // GET /_ping, /version, /info.
+import type { ServerResponse } from 'node:http';
 import type { Route } from '../http/app';
 import { writeJSON, writeText } from '../http/respond';
 import { toInfoJSON, toVersionJSON } from '../translate/response/system';
@@ -14,7 +15,7 @@ export interface SystemBackend {
 export type SwarmSection = () => Promise<Record<string, unknown> | undefined>;
 
 export function systemRoutes(system: SystemBackend, swarmSection?: SwarmSection): Route[] {
-  const ping: Route['handler'] = (req, res) => {
+  const ping = (req: { method?: string }, res: ServerResponse): void => {
     res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
     res.setHeader('Pragma', 'no-cache');
     if (req.method === 'HEAD') {
@@ -25,8 +26,9 @@ export function systemRoutes(system: SystemBackend, swarmSection?: SwarmSection)
     writeText(res, 200, 'OK');
   };
   return [
-    { method: 'get', path: '/_ping', handler: ping },
-    { method: 'head', path: '/_ping', handler: ping },
+    // (asked before every docker command, and over and over by health probes: the lean path, LeanRoute)
+    { method: 'get', path: '/_ping', handler: ping, lean: { path: /^\/_ping$/, query: [], handler: ping } },
+    { method: 'head', path: '/_ping', handler: ping, lean: { path: /^\/_ping$/, query: [], handler: ping } },
     {
       method: 'get',
       path: '/version',

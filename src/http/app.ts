@@ -41,11 +41,12 @@ export interface Route {
 
 /**
  * A route answered without express, its middleware or an answer hold, for the requests a client sends by the
- * thousand at once (`docker stats` of 1,000 containers opens a connection for each): GET with a version prefix in
- * range, a clean path matching `path` (after the prefix), no query but `name=value` pairs of the listed names (no
- * escapes, each at most once), no CORS header, no authorization plugin, no upgrade. Everything else goes through
- * express and the route's handler as before; the answer must be the same either way. A lean route publishes no
- * events (nothing is held behind its answer).
+ * thousand at once (`docker stats` of 1,000 containers opens a connection for each, an inspect of many containers
+ * one each) or over and over (`/_ping`, a health probe): its route's method (GET or HEAD), a version prefix in range
+ * or none (the default version, as express's path takes it), a clean path matching `path` (after the prefix), no
+ * query but `name=value` pairs of the listed names (no escapes, each at most once), no CORS header, no authorization
+ * plugin, no upgrade. Everything else goes through express and the route's handler as before; the answer must be
+ * the same either way. A lean route publishes no events (nothing is held behind its answer).
  */
 export interface LeanRoute {
   /** The path after the version prefix; its groups are the parameters (URI-decoded). */
@@ -247,7 +248,7 @@ export function createApp(opts: AppOptions): express.Express {
   });
 
   // The lean routes (LeanRoute) are tried before express's own handling of each request.
-  const leanRoutes = opts.routes.filter((r) => r.lean && r.method === 'get').map((r) => r.lean!);
+  const leanRoutes = opts.routes.filter((r) => r.lean && (r.method === 'get' || r.method === 'head')).map((r) => ({ method: r.method.toUpperCase(), lean: r.lean! }));
   if (leanRoutes.length && !opts.corsHeader) {
     const commonHeaderList = Object.entries(commonHeaders);
     // (express's app(req, res) calls app.handle: a lean route is tried first)
@@ -287,17 +288,22 @@ function failRequest(res: ServerResponse, err: unknown, version: string, logger:
   writeError(res, err, version);
 }
 
-const LEAN_URL = /^\/v([0-9]+\.[0-9]+)(\/[^?]*)(?:\?(.*))?$/;
+const LEAN_URL = /^(?:\/v([0-9]+\.[0-9]+))?(\/[^?]*)(?:\?(.*))?$/;
 const LEAN_QUERY_PAIR = /^([A-Za-z0-9_.-]+)=([^%+[\];]*)$/;
 
 /** The lean route a request takes, with its version, parameters and query; undefined: express answers it. */
-function matchLean(routes: LeanRoute[], req: IncomingMessage): { route: LeanRoute; version: string; params: string[]; query: Record<string, string | undefined> } | undefined {
-  if (req.method !== 'GET') return undefined;
+function matchLean(routes: { method: string; lean: LeanRoute }[], req: IncomingMessage): { route: LeanRoute; version: string; params: string[]; query: Record<string, string | undefined> } | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   const u = LEAN_URL.exec(req.url ?? '');
   if (!u) return undefined;
-  const [, version, pathname, search] = u;
-  if (compareVersions(version, MIN_API_VERSION) < 0 || compareVersions(version, MAX_API_VERSION) > 0 || cleanPath(pathname) !== pathname) return undefined;
-  for (const route of routes) {
+  const [, prefixed, pathname, search] = u;
+  // (unversioned: express's path takes the default version, and a path that only looks like a bad prefix to it, say
+  // /v1.x/…, is no lean route's)
+  const version = prefixed ?? DEFAULT_API_VERSION;
+  if (prefixed === undefined ? pathname.startsWith('/v') : compareVersions(version, MIN_API_VERSION) < 0 || compareVersions(version, MAX_API_VERSION) > 0) return undefined;
+  if (cleanPath(pathname) !== pathname) return undefined;
+  for (const { method, lean: route } of routes) {
+    if (method !== req.method) continue;
     const m = route.path.exec(pathname);
     if (!m) continue;
     const query: Record<string, string | undefined> = {};
