@@ -34,6 +34,8 @@ export const unauthorized = (msg: string): BerthError => new BerthError('Unautho
 export const notImplemented = (msg: string): BerthError => new BerthError('NotImplemented', msg);
 export const unavailable = (msg: string): BerthError => new BerthError('Unavailable', msg);
 export const systemError = (msg: string, cause?: unknown): BerthError => new BerthError('System', msg, cause);
+/** The engine's answer to an operation that needs a running container while its restart policy waits to restart it. */
+export const restartingConflict = (id: string): BerthError => conflict(`Container ${id} is restarting, wait until the container is running`);
 
 /** The one kind → HTTP status map. */
 export const STATUS_OF_KIND: Record<ErrorKind, number> = {

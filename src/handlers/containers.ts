@@ -68,6 +68,8 @@ export interface ExecIdsBackend {
 async function attach(req: ApiRequest, res: Response, containers: ContainersBackend): Promise<void> {
   const rec = containers.find(param(req, 'id'));
   if (rec.State.Paused && supports(req.apiVersion, 'AttachPausedConflict')) throw conflict(`You cannot attach to a paused container, unpause it first`);
+  // (the engine counts a restarting container as running, and refuses it at every version; named as the client did)
+  if (rec.State.Restarting && !rec.State.Running) throw conflict(`container ${param(req, 'id')} is restarting, wait until the container is running`);
   const keys = parseDetachKeys(supports(req.apiVersion, 'AttachDetachKeys') ? queryString(req, 'detachKeys') : undefined);
   const wantStdin = queryBool(req, 'stdin');
   const wantOut = queryBool(req, 'stdout');
@@ -284,7 +286,7 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
         // close() need not wait for the container)
         const left = new Promise<undefined>((r) => res.once('close', () => r(undefined)));
         const code = await Promise.race([containers.wait(id(req)), left]);
-        if (code !== undefined) writeJSON(res, 200, { StatusCode: code, Error: null });
+        if (code !== undefined) writeJSON(res, 200, { Error: null, StatusCode: code }); // (the reference's key order)
       },
     },
     { method: 'post', path: '/containers/:id/pause', handler: async (req, res) => { await containers.pause(id(req)); writeNoContent(res); } },

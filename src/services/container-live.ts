@@ -35,6 +35,12 @@ export interface Live {
   exitOnNext?: boolean;
   /** Restart-policy timer and its current delay. */
   restartTimer?: NodeJS.Timeout;
+  /**
+   * Waits asked while a restart was pending (the engine's Wait on a restarting container, which it counts as
+   * running): told the exit code when the next run exits, or when the restarts end without one (a stop, a kill, a
+   * failed start).
+   */
+  restartWaiters?: Set<(code: number) => void>;
   backoffMs?: number;
   /** Network teardown after an exit, awaited by the next start; remove awaits only its record write. */
   teardown?: Promise<void>;

@@ -211,6 +211,8 @@ export class ContainerMonitor {
       const ranFor = Date.parse(finishedAt) - Date.parse(rec.State.StartedAt);
       const restart = this.shouldRestart(rec, status);
       rec.State = { ...rec.State, Status: restart ? 'restarting' : 'exited', Running: false, Paused: false, Restarting: restart, Pid: 0, ExitCode: status, FinishedAt: finishedAt };
+      // (counted when the restart is decided, as the engine counts it: inspect shows it while the restart waits)
+      if (restart) rec.RestartCount++;
       // die is announced as soon as the exit is known; deleting the task and saving the record follow, and the
       // next start or a remove waits for them.
       this.d.publish(rec, 'die', { exitCode: String(status) });
@@ -242,6 +244,7 @@ export class ContainerMonitor {
     live.exiting = false;
     if (!rec) await taskApi.remove(this.ctr, id).catch(() => undefined);
     resolve?.(status);
+    this.endRestartWaits(id, status);
   }
 
   /** The kernel killed a container's process for memory: remembered for the exit, and reported. */
@@ -285,12 +288,12 @@ export class ContainerMonitor {
       live.restartTimer = undefined;
       const cur = this.d.store.get(rec.Id);
       if (this.closed || !cur || !cur.State.Restarting) return;
-      cur.RestartCount++;
       live.starting = this.work.add(this.swept.then(() => this.d.start(cur.Id, { byPolicy: true })))
         .catch((err) => {
           this.d.logger.warn('restart failed', { id: cur.Id, err: String(err) });
           cur.State = { ...cur.State, Restarting: false, Status: 'exited' };
           void this.d.store.save(cur).catch(() => undefined);
+          this.endRestartWaits(cur.Id, cur.State.ExitCode);
         })
         .finally(() => (live.starting = undefined));
     }, live.backoffMs);
@@ -302,7 +305,31 @@ export class ContainerMonitor {
     clearTimeout(live.restartTimer);
     live.restartTimer = undefined;
     rec.State = { ...rec.State, Restarting: false, Status: 'exited' };
+    this.endRestartWaits(rec.Id, rec.State.ExitCode);
     return true;
+  }
+
+  /** A restart is pending (the policy's timer runs): the engine counts the container as running, and restarting. */
+  restartPending(rec: ContainerRecord): boolean {
+    return rec.State.Restarting && !rec.State.Running && !!this.d.live.get(rec.Id)?.restartTimer;
+  }
+
+  /**
+   * The engine's Wait on a restarting container: it returns when the next run exits (or the restarts end), with that
+   * exit code; at once when no restart is pending any more.
+   */
+  untilRestartEnds(rec: ContainerRecord): Promise<number> {
+    const live = this.d.live.liveOf(rec.Id);
+    if (!rec.State.Restarting || rec.State.Running || (!live.restartTimer && !live.starting)) return this.waitExit(rec.Id).then((c) => c ?? rec.State.ExitCode);
+    return new Promise((resolve) => (live.restartWaiters ??= new Set()).add(resolve));
+  }
+
+  private endRestartWaits(id: string, code: number): void {
+    const live = this.d.live.get(id);
+    const waiters = live?.restartWaiters;
+    if (!waiters) return;
+    live.restartWaiters = undefined;
+    for (const w of waiters) w(code);
   }
 
   /**

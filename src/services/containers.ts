@@ -10,7 +10,7 @@ import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as taskApi from '../containerd/tasks';
 import { isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, isKind, notModified, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, isKind, notFound, notModified, restartingConflict, systemError, BerthError } from '../errors';
 import type { Logger } from '../log';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
@@ -200,7 +200,8 @@ export class ContainerService {
 
   private async startOnce(rec: ContainerRecord, opts: { byPolicy?: boolean }): Promise<void> {
     if (rec.State.Paused) throw conflict('cannot start a paused container, try unpause instead');
-    if (rec.State.Running) throw notModified();
+    // (a container whose restart is pending runs to the engine: 304, and the pending restart goes on)
+    if (rec.State.Running || (!opts.byPolicy && this.monitor.restartPending(rec))) throw notModified();
     // (as the engine's RemovalInProgress, set before a forced remove's kill: a start between the kill and the
     // 'removing' record would begin a run the removal then takes apart under it)
     if (rec.State.Status === 'removing' || rec.State.Dead || this.remover.inProgress(rec.Id)) throw conflict(`container ${rec.Id} is marked for removal and cannot be started`);
@@ -254,7 +255,11 @@ export class ContainerService {
       const created = (settled[1] as PromiseFulfilledResult<number>).value;
       const state: ContainerRecord['State'] = { ...rec.State, Status: 'running', Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: created, ExitCode: 0, Error: '', StartedAt: rfc3339Nano(now()), FinishedAt: rec.State.FinishedAt };
       const restartCount = opts.byPolicy ? rec.RestartCount : 0;
-      if (!opts.byPolicy) live.exitOnNext = false;
+      if (!opts.byPolicy) {
+        // (a new restart manager, as the engine's start makes one: the back-off begins again at 100 ms)
+        live.exitOnNext = false;
+        live.backoffMs = undefined;
+      }
       const saved = this.d.store.save(rec, { ...rec, State: state, IO: paths, HasBeenManuallyStopped: false, RestartCount: restartCount }).catch((err) => {
         this.d.logger.error('cannot save state', { id: rec.Id, err: String(err) });
       });
@@ -366,7 +371,10 @@ export class ContainerService {
   }
 
   private async killOnce(rec: ContainerRecord, sig: number): Promise<void> {
-    if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
+    // (a restart by the policy under way is let finish: the kill is then the new run's, as under the engine's lock)
+    if (!rec.State.Running) await this.live.get(rec.Id)?.starting;
+    const restarting = this.monitor.restartPending(rec);
+    if (!rec.State.Running && !restarting) throw conflict(`Container ${rec.Id} is not running`);
     let ends = sig === 9 || !rec.Config.StopSignal;
     if (!ends) {
       try {
@@ -374,6 +382,14 @@ export class ContainerService {
       } catch {
         ends = false;
       }
+    }
+    if (restarting) {
+      // As the engine's kill of a restarting container: no signal is sent and no kill event published; the restarts
+      // end (the container exited, with the last run's exit code) when the signal would have ended the run.
+      rec.HasBeenManuallyStopped = true;
+      if (ends) this.monitor.cancelRestart(rec);
+      await this.d.store.save(rec);
+      return;
     }
     const unpause = ends && rec.State.Paused;
     if (ends) this.monitor.exitOnNext(rec);
@@ -399,6 +415,8 @@ export class ContainerService {
 
   async wait(ref: string): Promise<number> {
     const rec = this.find(ref);
+    // (a restarting container runs to the engine: its wait ends with the next run, or when the restarts end)
+    if (rec.State.Restarting && !rec.State.Running) return this.monitor.untilRestartEnds(rec);
     return (await this.monitor.waitExit(rec.Id)) ?? rec.State.ExitCode;
   }
 
@@ -413,6 +431,7 @@ export class ContainerService {
 
   async pause(ref: string): Promise<void> {
     const rec = this.find(ref);
+    if (rec.State.Restarting && !rec.State.Running) throw restartingConflict(rec.Id);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     if (rec.State.Paused) throw conflict(`Container ${rec.Id} is already paused`);
     await taskApi.pause(this.ctr, rec.Id);
@@ -455,6 +474,7 @@ export class ContainerService {
 
   async top(ref: string, psArgs = '-ef'): Promise<TopTable> {
     const rec = this.find(ref);
+    if (rec.State.Restarting && !rec.State.Running) throw restartingConflict(rec.Id);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     const table = await psTop(psArgs, new Set(await taskApi.pids(this.ctr, rec.Id)));
     this.publish(rec, 'top');
@@ -475,6 +495,8 @@ export class ContainerService {
 
   async resize(ref: string, h: number, w: number): Promise<void> {
     const rec = this.find(ref);
+    // (the engine, counting a restarting container as running, asks containerd, which has no process: its 404)
+    if (rec.State.Restarting && !rec.State.Running) throw notFound('no such container');
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     await taskApi.resizePty(this.ctr, rec.Id, w, h).catch((err) => {
       throw systemError(`Cannot resize container ${rec.Id}: ${(err as Error).message}`, err);

@@ -7,7 +7,7 @@ import type { Containerd } from '../containerd/client';
 import * as snapshotApi from '../containerd/snapshots';
 import * as containerApi from '../containerd/containers';
 import * as taskApi from '../containerd/tasks';
-import { conflict, invalidParameter, notFound, systemError } from '../errors';
+import { conflict, invalidParameter, notFound, restartingConflict, systemError } from '../errors';
 import { ContainerIO, fifoPaths, OutputListener } from '../runtime/io';
 import type { FifoMaker } from '../runtime/fifo';
 import { ALL_CAPS } from '../translate/spec';
@@ -78,7 +78,7 @@ export class ExecService {
     const rec = this.containers.find(containerRef);
     // the reference's words: the id, but the paused container as the client named it (its getActiveContainer); a
     // restarting container (running to the engine, not to berth's record) is told apart
-    if (rec.State.Restarting) throw conflict(`Container ${rec.Id} is restarting, wait until the container is running`);
+    if (rec.State.Restarting) throw restartingConflict(rec.Id);
     if (!rec.State.Running) throw conflict(`Container ${rec.Id} is not running`);
     if (rec.State.Paused) throw conflict(`Container ${containerRef} is paused, unpause the container before exec`);
     if (!cfg.Cmd || cfg.Cmd.length === 0) throw invalidParameter('No exec command specified');

@@ -83,11 +83,12 @@ export function filterContainers(all: ContainerRecord[], q: ContainerListQuery, 
   const b = refs.before;
   if (b) list = list.filter((c) => c.Created < b.Created);
   const anyFilterImpliesAll = !!(q.since || q.before || q.limit > 0 || f.has('status') || f.has('exited'));
-  if (!q.all && !anyFilterImpliesAll) list = list.filter((c) => c.State.Running);
+  // (a restarting container is running to the engine: listed without `all`, and not `exited`)
+  if (!q.all && !anyFilterImpliesAll) list = list.filter((c) => c.State.Running || c.State.Restarting);
   const statuses = f.get('status');
   if (statuses?.length) list = list.filter((c) => statuses.includes(stateName(c)));
   const exited = f.get('exited');
-  if (exited?.length) list = list.filter((c) => !c.State.Running && c.State.StartedAt !== '0001-01-01T00:00:00Z' && exited.map(Number).includes(c.State.ExitCode));
+  if (exited?.length) list = list.filter((c) => !c.State.Running && !c.State.Restarting && c.State.StartedAt !== '0001-01-01T00:00:00Z' && exited.map(Number).includes(c.State.ExitCode));
   const labels = f.get('label');
   if (labels?.length) list = list.filter((c) => labelsMatch(c.Config.Labels, labels));
   const ids = f.get('id');

@@ -120,3 +120,80 @@ describe('RestartCount and the starts', () => {
     await remove(always, unless, failed, clean, never);
   });
 });
+
+describe('while the policy waits to restart a container (the reference counts it as running, and restarting)', () => {
+  // `exit 1` under `always`: the back-off doubles from 100 ms, so the wait after the 6th exit is 3.2 s, long enough
+  // for the questions below; RestartCount counts the restart as soon as it is decided.
+  const pending = async (name: string, body: Record<string, unknown> = {}) => {
+    const id = await create(name, { Cmd: ['sh', '-c', 'exit 1'], ...body, HostConfig: policy('always') });
+    await b.request('POST', `/v1.24/containers/${id}/start`);
+    return id;
+  };
+  const restarting = (id: string) => until(id, (x) => x.RestartCount === 6 && x.State.Restarting, 15_000);
+
+  test('inspect, list, and the operations that need a running container', async () => {
+    const id = await pending('rs-ops');
+    const c = await restarting(id);
+    expect([c.RestartCount, c.State.Status, c.State.Running, c.State.Restarting, c.State.Pid, c.State.ExitCode]).toEqual([6, 'restarting', true, true, 0, 1]);
+    const listed = (q: string) => b.request('GET', `/v1.24/containers/json?${q}`).then((r) => r.json().map((x: { Id: string }) => x.Id));
+    expect(await listed('')).toContain(id);
+    expect(await listed(`filters=${encodeURIComponent('{"status":["restarting"]}')}`)).toEqual([id]);
+    for (const f of ['{"status":["running"]}', '{"exited":["1"]}']) expect(await listed(`filters=${encodeURIComponent(f)}`)).not.toContain(id);
+    const c409 = `Container ${id} is restarting, wait until the container is running`;
+    expect((await b.request('POST', `/v1.24/containers/${id}/start`)).status).toBe(304);
+    for (const [m, p, body] of [['POST', 'pause'], ['GET', 'top'], ['POST', 'exec', { Cmd: ['true'] }]] as const) {
+      const r = await b.request(m, `/v1.24/containers/${id}/${p}`, body ? { body } : {});
+      expect([p, r.status, r.json().message]).toEqual([p, 409, c409]);
+    }
+    const old = await b.request('POST', `/v1.18/containers/${id}/pause`);
+    expect([old.status, old.text]).toEqual([409, `${c409}\n`]);
+    for (const v of ['1.18', '1.24']) {
+      const a = await b.request('POST', `/v${v}/containers/rs-ops/attach?stream=1&stdout=1`);
+      expect([a.status, a.text]).toEqual([409, 'container rs-ops is restarting, wait until the container is running\r\n']);
+    }
+    const rs = await b.request('POST', `/v1.24/containers/${id}/resize?h=10&w=10`);
+    expect([rs.status, rs.json().message]).toEqual([404, 'no such container']);
+    const rm = await b.request('DELETE', `/v1.24/containers/${id}`);
+    expect([rm.status, rm.json().message]).toEqual([409, `You cannot remove a restarting container ${id}. Stop the container before attempting removal or force remove`]);
+    // (all of it within the one wait: the restart it waits for is still the 7th)
+    expect((await inspect(id)).RestartCount).toBe(6);
+    expect((await until(id, (x) => x.RestartCount === 7)).RestartCount).toBe(7);
+    await remove(id);
+  });
+
+  test('a kill ends the restarts when it would end the run, without a signal or an event; wait returns with the next run', async () => {
+    const [plain, stopSig, v119, waited] = await Promise.all([pending('rs-kill'), pending('rs-kill-stopsig', { StopSignal: 'SIGUSR2' }), pending('rs-kill-119'), pending('rs-wait')]);
+    await Promise.all([plain, stopSig, v119, waited].map(restarting));
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const waiting = b.request('POST', `/v1.24/containers/${waited}/wait`);
+    expect((await b.request('POST', `/v1.24/containers/${plain}/kill?signal=USR1`)).status).toBe(204);
+    expect((await b.request('POST', `/v1.19/containers/${v119}/kill`)).status).toBe(204);
+    // another signal than the stop signal: the restarts go on
+    expect((await b.request('POST', `/v1.24/containers/${stopSig}/kill?signal=USR1`)).status).toBe(204);
+    expect((await inspect(stopSig)).State.Status).toBe('restarting');
+    expect((await b.request('POST', `/v1.24/containers/${stopSig}/kill?signal=USR2`)).status).toBe(204);
+    for (const id of [plain, v119, stopSig]) {
+      const c = await inspect(id);
+      expect([c.State.Status, c.State.Running, c.State.Restarting, c.State.ExitCode, c.RestartCount]).toEqual(['exited', false, false, 1, 6]);
+      const again = await b.request('POST', `/v1.24/containers/${id}/kill`);
+      expect([again.status, again.json().message]).toEqual([409, `Cannot kill container: ${id}: Container ${id} is not running`]);
+    }
+    const until2 = Math.floor(Date.now() / 1000) + 1;
+    const ev = await b.request('GET', `/v1.24/events?since=${since}&until=${until2}&filters=${encodeURIComponent('{"event":["kill"]}')}`);
+    expect(ev.text).toBe('');
+    const w = await waiting;
+    expect([w.status, w.text]).toEqual([200, '{"Error":null,"StatusCode":1}\n']);
+    expect((await inspect(waited)).RestartCount).toBeGreaterThanOrEqual(7);
+    await remove(plain, stopSig, v119, waited);
+  });
+
+  test('a restart asked of the API starts the back-off again at 100 ms', async () => {
+    const id = await pending('rs-restart');
+    await restarting(id);
+    expect((await b.request('POST', `/v1.24/containers/${id}/restart?t=1`)).status).toBe(204);
+    // 100 + 200 + 400 ms: three more restarts in well under the 3.2 s the old back-off would wait
+    const c = await until(id, (x) => x.RestartCount >= 3, 2500);
+    expect(c.RestartCount).toBeGreaterThanOrEqual(3);
+    await remove(id);
+  });
+});

@@ -267,7 +267,8 @@ export function toContainerInspect(rec: ContainerRecord, v: ApiVersion, x: Shape
   const started = st.StartedAt !== NEVER;
   const state: Record<string, unknown> = {};
   if (supports(v, 'InspectStateDeadStatus')) state.Status = stateName(rec);
-  Object.assign(state, { Running: st.Running, Paused: st.Paused, Restarting: st.Restarting, OOMKilled: st.OOMKilled });
+  // (a container whose restart policy waits to restart it is running to the engine: Running with Restarting)
+  Object.assign(state, { Running: st.Running || st.Restarting, Paused: st.Paused, Restarting: st.Restarting, OOMKilled: st.OOMKilled });
   if (supports(v, 'InspectStateDeadStatus')) state.Dead = st.Dead;
   Object.assign(state, { Pid: st.Pid, ExitCode: st.ExitCode, Error: st.Error, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt });
   if (st.Health && supports(v, 'Healthcheck')) state.Health = st.Health;
