@@ -121,6 +121,34 @@ export function readMountInfo(): MountInfo[] {
   return out;
 }
 
+/**
+ * The mount `file` is on (its real path's longest mount point; the last, visible one of a stack) and that mount's
+ * propagation: shared (a peer group), slave (a master) or private.
+ */
+export function mountOf(file: string): { mountPoint: string; shared: boolean; slave: boolean } {
+  const real = fs.realpathSync(file);
+  let text = '';
+  try {
+    text = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return { mountPoint: '/', shared: false, slave: false };
+  }
+  let best = { mountPoint: '/', shared: false, slave: false };
+  let bestLen = -1;
+  for (const line of text.split('\n')) {
+    const [left] = line.split(' - ');
+    const f = left.split(' ');
+    if (f.length < 6) continue;
+    const mp = unescape(f[4]);
+    const under = mp === '/' || real === mp || real.startsWith(`${mp}/`);
+    if (!under || mp.length < bestLen) continue;
+    const optional = f.slice(6);
+    bestLen = mp.length;
+    best = { mountPoint: mp, shared: optional.some((o) => o.startsWith('shared:')), slave: optional.some((o) => o.startsWith('master:')) };
+  }
+  return best;
+}
+
 /** Where the overlay with this upper dir is mounted in berth's mount namespace (a running container's rootfs). */
 export function findOverlayByUpper(upper: string): string | undefined {
   return readMountInfo().find((m) => m.fsType === 'overlay' && m.superOptions.includes(`upperdir=${upper}`))?.mountPoint;

@@ -30,7 +30,7 @@ import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
 import { layerDirs, layeredProbe, MountLike, readLayered, resolveUser, type ResolvedUser } from './rootfs';
 import { contentSize } from '../fs/usage';
-import { findOverlayByUpper, isOverlayMountPoint, mountSnapshot, unmount } from '../fs/mounts';
+import { findOverlayByUpper, isOverlayMountPoint, mountOf, mountSnapshot, unmount } from '../fs/mounts';
 import { cleanPath, resolveInScope } from '../fs/resolve';
 import type { ContainerServiceDeps } from './containers';
 
@@ -75,7 +75,10 @@ export function withDaemonLogDefaults(lc: { Type?: string; Config?: Record<strin
   return { Type: type, Config: config };
 }
 
-/** A plugin volume's mount failed: the start fails with the engine's message, the container stays created. */
+/**
+ * A plugin volume's mount failed, or a bind asks a propagation its source's mount cannot give: the start fails with
+ * the engine's message (500), the container stays created with exit code 128.
+ */
 export class VolumeMountError extends Error {}
 
 /** A start whose user or group is not in the container's files: the engine's message, exit code 128, no die. */
@@ -430,6 +433,26 @@ export class ContainerConfigurator {
    * call so that a restarted berth unmounts what it mounted) and points the runtime spec's binds at the paths the
    * drivers return. A failure unmounts what was mounted and throws a VolumeMountError with the engine's message.
    */
+  /**
+   * As the engine's start: a shared bind needs its source on a shared mount, a slave one on a shared or slave mount
+   * (a private source has no peer group to follow). A source that is gone is left to the runtime.
+   */
+  checkBindPropagation(rec: ContainerRecord): void {
+    for (const m of rec.MountPoints ?? []) {
+      if (m.Type !== 'bind') continue;
+      const shared = m.Propagation === 'shared' || m.Propagation === 'rshared';
+      if (!shared && m.Propagation !== 'slave' && m.Propagation !== 'rslave') continue;
+      let on: ReturnType<typeof mountOf>;
+      try {
+        on = mountOf(m.Source);
+      } catch {
+        continue;
+      }
+      if (shared && !on.shared) throw new VolumeMountError(`path ${m.Source} is mounted on ${on.mountPoint} but it is not a shared mount`);
+      if (!on.shared && !on.slave) throw new VolumeMountError(`path ${m.Source} is mounted on ${on.mountPoint} but it is not a shared or slave mount`);
+    }
+  }
+
   async mountPluginVolumes(rec: ContainerRecord): Promise<void> {
     const mps = (rec.MountPoints ?? []).filter((m) => m.Type === 'volume' && m.Name && m.Driver && m.Driver !== 'local');
     if (mps.length === 0) return;

@@ -239,7 +239,12 @@ export class ContainerService {
       live.noTask = false;
       this.monitor.forgetExit(rec.Id);
       // (the task's create is asked first: the network's plugins start after it went out)
-      const task = this.config.applyUser(rec, mounts).then(() => taskApi.create(this.ctr, rec.Id, mounts, paths));
+      // (the binds' propagation is checked beside the network's set-up, as the engine checks it making the runtime
+      // spec once the network is up: a refused start connects and disconnects the network)
+      const task = this.config.applyUser(rec, mounts).then(() => {
+        this.config.checkBindPropagation(rec);
+        return taskApi.create(this.ctr, rec.Id, mounts, paths);
+      });
       const net = this.setupNetwork(rec);
       const settled = await Promise.allSettled([net, task]);
       const failed = settled.find((x) => x.status === 'rejected') as PromiseRejectedResult | undefined;

@@ -202,5 +202,6 @@ export interface OciSpec {
     maskedPaths?: string[];
     readonlyPaths?: string[];
     mountLabel?: string;
+    rootfsPropagation?: string;
   };
 }

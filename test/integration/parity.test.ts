@@ -1,6 +1,7 @@
 // Differences a differential sweep (the docker 20.10 CLI at API 1.24 against the reference engine and berth) found;
 // each expectation is the reference's answer, asked with curl or the CLI (20.10.24).
 import * as fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { startTestBerth, TestBerth } from '../helpers/berth';
 import { loadBusybox } from '../helpers/busybox-image';
 import { frames } from '../helpers/frames';
@@ -210,6 +211,44 @@ describe('HostConfig.Mounts (the CLI’s --mount, sent at every version; the ref
     await b.request('DELETE', '/v1.24/volumes/parity-mv');
     fs.rmSync(dir, { recursive: true });
   });
+});
+
+test('bind propagation the source’s mount cannot give: the start is a 500 in the engine’s words, the container stays created; a shared source’s bind stays in its peer group', async () => {
+  // (a private and a shared mount of their own: the host's / may be either)
+  const priv = fs.mkdtempSync('/tmp/berth-parity-priv-');
+  const shared = fs.mkdtempSync('/tmp/berth-parity-shared-');
+  for (const [d, p] of [[priv, '--make-private'], [shared, '--make-shared']]) {
+    execFileSync('mount', ['--bind', d, d]);
+    execFileSync('mount', [p, d]);
+  }
+  fs.mkdirSync(`${priv}/src`);
+  try {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ Binds: [`${priv}/src:/y:rslave`] }, 'shared or slave'],
+      [{ Binds: [`${priv}/src:/y:shared`] }, 'shared'],
+      [{ Mounts: [{ Type: 'bind', Source: `${priv}/src`, Target: '/y', BindOptions: { Propagation: 'slave' } }] }, 'shared or slave'],
+    ];
+    for (const [hc, what] of cases) {
+      for (const v of ['1.18', '1.24']) {
+        const id = (await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', Cmd: ['true'], HostConfig: hc }))).json().Id;
+        const msg = `path ${priv}/src is mounted on ${priv} but it is not a ${what} mount`;
+        const r = await b.request('POST', `/v${v}/containers/${id}/start`);
+        expect([r.status, v === '1.24' ? r.json().message : r.text]).toEqual([500, v === '1.24' ? msg : `${msg}\n`]);
+        const st = (await b.request('GET', `/v1.24/containers/${id}/json`)).json().State;
+        expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, msg]);
+        await b.request('DELETE', `/v1.24/containers/${id}`);
+      }
+    }
+    const { id, out } = await run({ Cmd: ['sh', '-c', 'grep " /y " /proc/self/mountinfo | cut -d" " -f7'], HostConfig: { Binds: [`${shared}:/y:rshared`] } });
+    const group = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').find((l) => l.split(' ')[4] === shared)!.split(' ')[6];
+    expect([out.trim(), group]).toEqual([group, expect.stringMatching(/^shared:\d+$/)]);
+    await b.request('DELETE', `/v1.24/containers/${id}`);
+  } finally {
+    for (const d of [priv, shared]) {
+      execFileSync('umount', [d]);
+      fs.rmSync(d, { recursive: true });
+    }
+  }
 });
 
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {

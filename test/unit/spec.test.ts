@@ -101,6 +101,12 @@ describe('each HostConfig field', () => {
     expect(s.mounts.find((m) => m.destination === '/run')).toEqual({ destination: '/run', type: 'tmpfs', source: 'tmpfs', options: ['nosuid', 'nodev', 'noexec', 'rw', 'size=1m'] });
     expect(s.mounts.find((m) => m.destination === '/dev/shm')!.options).toContain(`size=${1 << 20}`);
     expect(s.mounts.find((m) => m.destination === '/data')!.options).toContain('ro');
+    expect(s.linux.rootfsPropagation).toBeUndefined();
+  });
+  test('a shared bind keeps the root shared, a slave one makes it rslave (the engine’s root propagation)', () => {
+    const bind = (p: string) => ({ destination: `/${p}`, type: 'bind', source: '/srv', options: ['rbind', p] });
+    const prop = (...ps: string[]) => generateSpec(input({}, {}, { mounts: ps.map(bind) })).linux.rootfsPropagation;
+    expect([prop('rprivate'), prop('rslave'), prop('slave', 'private'), prop('shared'), prop('rslave', 'rshared')]).toEqual([undefined, 'rslave', 'rslave', 'shared', 'shared']);
   });
   test('security options, oom score, ulimits, sysctls, cgroup parent, group add via user', () => {
     const s = generateSpec(input({ SecurityOpt: ['no-new-privileges', 'seccomp=unconfined'], OomScoreAdj: 500, Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 2048 }], Sysctls: { 'net.core.somaxconn': '1024' }, CgroupParent: '/custom/' }, {}, { user: { uid: 1000, gid: 50, additionalGids: [50, 60] } }));

@@ -179,6 +179,11 @@ export const withMounts: SpecOpt = (s, i) => {
   if (hc.IpcMode === 'host') mounts = mounts.filter((m) => m.destination !== '/dev/shm' && m.destination !== '/dev/mqueue');
   s.mounts = [...mounts, ...extra];
   s.root.readonly = !!hc.ReadonlyRootfs;
+  // As the engine: a shared bind keeps the root shared, a slave one makes it rslave (runc's own default, named), so the
+  // bind stays in its source's peer group (a shared bind under a slave root was a new group, a slave of the host's).
+  const props = extra.flatMap((m) => (m.type === 'bind' ? m.options : []));
+  if (props.some((o) => o === 'shared' || o === 'rshared')) s.linux.rootfsPropagation = 'shared';
+  else if (props.some((o) => o === 'slave' || o === 'rslave')) s.linux.rootfsPropagation = 'rslave';
 };
 
 export const withResources: SpecOpt = (s, i) => {
