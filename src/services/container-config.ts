@@ -36,25 +36,34 @@ import type { ContainerServiceDeps } from './containers';
 
 const execFileP = promisify(execFile);
 
-/** major:minor of the block devices the Blkio*Device lists name (a missing or non-block path: the engine's 400). */
+const blkioLists = (hc: HostConfig) => [hc.BlkioWeightDevice, hc.BlkioDeviceReadBps, hc.BlkioDeviceWriteBps, hc.BlkioDeviceReadIOps, hc.BlkioDeviceWriteIOps] as ({ Path: string }[] | null | undefined)[];
+
+/**
+ * major:minor of the paths the Blkio*Device lists name, from their stat's rdev as the engine takes it (whatever the
+ * file is: the kernel refuses a device that is no block device when the runtime writes it). A path that is missing is
+ * left out (0:0): the start refuses it (checkBlkioDevices).
+ */
 export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; minor: number }> {
   const out: Record<string, { major: number; minor: number }> = {};
-  const lists = [hc.BlkioWeightDevice, hc.BlkioDeviceReadBps, hc.BlkioDeviceWriteBps, hc.BlkioDeviceReadIOps, hc.BlkioDeviceWriteIOps] as ({ Path: string }[] | null | undefined)[];
-  for (const l of lists)
+  for (const l of blkioLists(hc))
     for (const d of l ?? []) {
       if (out[d.Path]) continue;
       let st: fs.Stats;
       try {
         st = fs.statSync(d.Path);
       } catch {
-        throw invalidParameter(`no such file or directory: ${d.Path}`);
+        continue;
       }
-      if (!st.isBlockDevice()) throw invalidParameter(`${d.Path} is not a block device`);
       const rdev = BigInt(st.rdev);
       out[d.Path] = { major: Number((rdev >> 8n) & 0xfffn), minor: Number((rdev & 0xffn) | ((rdev >> 12n) & 0xfff00n)) };
     }
   return out;
 }
+
+/** A Blkio*Device path the start cannot stat: the engine's message, the client's mistake (400; the engine's 500). */
+export class BlkioDeviceError extends Error {}
+
+const STAT_ERRORS: Record<string, string> = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', EACCES: 'permission denied', ELOOP: 'too many levels of symbolic links', ENAMETOOLONG: 'file name too long' };
 
 const SECCOMP_AVAILABLE = (() => {
   try {
@@ -433,6 +442,32 @@ export class ContainerConfigurator {
    * call so that a restarted berth unmounts what it mounted) and points the runtime spec's binds at the paths the
    * drivers return. A failure unmounts what was mounted and throws a VolumeMountError with the engine's message.
    */
+  /**
+   * As the engine's start: the Blkio*Device paths are looked up when the container starts (create takes any path), a
+   * path that cannot be stat'ed refuses the start in the engine's words (BlkioDeviceError, `stat PATH: ...`), and the
+   * runtime spec is given their major:minor of now when they differ from create's.
+   */
+  async checkBlkioDevices(rec: ContainerRecord): Promise<void> {
+    const lists = blkioLists(rec.HostConfig);
+    if (!lists.some((l) => l?.length)) return;
+    for (const l of lists)
+      for (const d of l ?? []) {
+        try {
+          fs.statSync(d.Path);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code ?? '';
+          throw new BlkioDeviceError(`stat ${d.Path}: ${STAT_ERRORS[code] ?? (err as Error).message}`);
+        }
+      }
+    const spec = await containerApi.spec(this.ctr, rec.Id);
+    if (!spec) return;
+    const hc = rec.HostConfig;
+    const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: hc, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, systemdCgroup: this.d.systemdCgroup, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(hc) });
+    if (JSON.stringify(fresh.linux.resources.blockIO) === JSON.stringify(spec.linux.resources.blockIO)) return;
+    spec.linux.resources.blockIO = fresh.linux.resources.blockIO;
+    await containerApi.setSpec(this.ctr, rec.Id, spec);
+  }
+
   /**
    * As the engine's start: a shared bind needs its source on a shared mount, a slave one on a shared or slave mount
    * (a private source has no peer group to follow). A source that is gone is left to the runtime.

@@ -2,7 +2,8 @@
 // runtime's message as it is, and an exit code and status by what the message says. A command that cannot be found
 // (the message names it: "no such file or directory", "executable file not found") is 127, one that cannot be run
 // ("permission denied") 126, a mount of a file onto a directory or the reverse ("not a directory") 127 with the
-// engine's hint added; those three are the client's mistake (400). Anything else is 128 and a 500. Pure.
+// engine's hint added; those three are the client's mistake (400), as is a Blkio*Device path the kernel refuses as no
+// block device (128; the engine's 500). Anything else is 128 and a 500. Pure.
 
 export interface StartFailure {
   message: string;
@@ -20,5 +21,8 @@ export function startFailure(cmd: string, message: string): StartFailure {
   if (low.includes(cmd.toLowerCase()) && (low.includes('no such file or directory') || low.includes('executable file not found'))) out = { message, exitCode: 127, invalid: true };
   if (low.includes('permission denied')) out = { message, exitCode: 126, invalid: true };
   if (low.includes('not a directory')) out = { message: message + MOUNT_HINT, exitCode: 127, invalid: true };
+  // a Blkio*Device path that is no block device, refused by the kernel when the runtime writes it: the client's
+  // mistake (400, where the engine answers 500; its words and exit code 128 all the same)
+  if (/\/blkio\.[a-z_.]*device: no such device/.test(low)) out = { message, exitCode: 128, invalid: true };
   return out;
 }

@@ -251,6 +251,41 @@ test('bind propagation the source’s mount cannot give: the start is a 500 in t
   }
 });
 
+test('a Blkio*Device path is looked up at start: a missing one or one that is no block device refuses it in the reference’s words (400 where it answers 500), the container stays created', async () => {
+  const entry = fs.readdirSync('/sys/dev/block')[0];
+  const devname = /DEVNAME=(\S+)/.exec(fs.readFileSync(`/sys/dev/block/${entry}/uevent`, 'utf8'))![1];
+  const later = `/tmp/berth-parity-blkio-${process.pid}`;
+  const cases: [Record<string, unknown>, string | RegExp][] = [
+    [{ BlkioDeviceReadBps: [{ Path: '/dev/nonexistent', Rate: 1048576 }] }, 'stat /dev/nonexistent: no such file or directory'],
+    [{ BlkioDeviceWriteIOps: [{ Path: `/dev/${devname}`, Rate: 10 }, { Path: '/dev/nonexistent', Rate: 10 }] }, 'stat /dev/nonexistent: no such file or directory'],
+    [{ BlkioDeviceReadBps: [{ Path: '/dev/null', Rate: 1048576 }] }, /^failed to create shim task: OCI runtime create failed: .*failed to write "1:3 1048576": write \/sys\/fs\/cgroup\/blkio\/.*\/blkio\.throttle\.read_bps_device: no such device: unknown$/],
+  ];
+  for (const [hc, msg] of cases) {
+    for (const v of ['1.18', '1.24']) {
+      const c = await b.request('POST', `/v${v}/containers/create`, json({ Image: 'busybox', Cmd: ['true'], HostConfig: hc }));
+      expect(c.status).toBe(201);
+      const id = c.json().Id;
+      const r = await b.request('POST', `/v${v}/containers/${id}/start`);
+      expect(r.status).toBe(400);
+      expect(v === '1.24' ? r.json().message : r.text.replace(/\n$/, '')).toMatch(msg);
+      const st = (await b.request('GET', `/v1.24/containers/${id}/json`)).json().State;
+      expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, expect.stringMatching(msg)]);
+      await b.request('DELETE', `/v1.24/containers/${id}`);
+    }
+  }
+  // a device that appears between create and start is the one started with (the character device 1:3, refused by
+  // the kernel, shows that its numbers reached the runtime)
+  const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { BlkioDeviceReadBps: [{ Path: later, Rate: 1 }] } }))).json().Id;
+  fs.symlinkSync('/dev/null', later);
+  try {
+    const r = await b.request('POST', `/v1.24/containers/${c}/start`);
+    expect([r.status, r.json().message]).toEqual([400, expect.stringContaining('failed to write "1:3 1"')]);
+  } finally {
+    fs.rmSync(later);
+    await b.request('DELETE', `/v1.24/containers/${c}`);
+  }
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);

@@ -10,6 +10,9 @@ test('the exit code and status by what the runtime says, as the engine decides t
   const mount = `${SHIM}error during container init: error mounting "/f" to rootfs at "/etc": mount /f:/etc (via /proc/self/fd/6), flags: 0x5000: not a directory: unknown`;
   expect(startFailure('true', mount)).toEqual({ message: `${mount}: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type`, exitCode: 127, invalid: true });
   expect(startFailure('true', `${SHIM}error during container init: sethostname: invalid argument: unknown`)).toEqual(expect.objectContaining({ exitCode: 128, invalid: false }));
+  // a Blkio*Device path that is no block device (/dev/null 1:3 here): the engine's 500, berth's 400
+  const blkio = `${SHIM}error during container init: error setting cgroup config for procHooks process: failed to write "1:3 1048576": write /sys/fs/cgroup/blkio/berth/x/blkio.throttle.read_bps_device: no such device: unknown`;
+  expect(startFailure('true', blkio)).toEqual({ message: blkio, exitCode: 128, invalid: true });
   // a missing file the message does not tie to the command is no 127
   expect(startFailure('true', `${SHIM}error during container init: open /x: no such file or directory: unknown`)).toEqual(expect.objectContaining({ exitCode: 128, invalid: false }));
 });
