@@ -3,16 +3,15 @@
 // extraction: a file per entry costs more than the whole upload), never held in memory; or a remote context (a tarball or a plain Dockerfile
 // by URL, a git repository cloned with git). Sources are looked up inside the context only: paths are cleaned
 // and every symlink resolved in the context's scope (fs/resolve), so `../x` and a link pointing out are refused.
-import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import * as zlib from 'node:zlib';
 import dockerignore from '@balena/dockerignore';
 import { invalidParameter } from '../errors';
+import { openTar } from '../fs/decompress';
 import { cleanPath, resolveInScope, Scope } from '../fs/resolve';
 import { buildTmpRoot } from './leftovers';
 import { hostFs, hostScope, SourceFs, TarContextFs } from './source-fs';
@@ -25,68 +24,6 @@ export interface BuildContext {
   /** Takes an entry out of the context (a clean, resolved path in its scope). */
   removeEntry: (hostPath: string) => void;
   remove: () => Promise<void>;
-}
-
-const MAGIC = {
-  gzip: Buffer.from([0x1f, 0x8b]),
-  bzip2: Buffer.from('BZh'),
-  xz: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
-};
-
-/** Reads the first bytes of a stream and gives them back with the rest. */
-async function peek(input: Readable, n: number): Promise<{ head: Buffer; stream: Readable }> {
-  const chunks: Buffer[] = [];
-  let len = 0;
-  for (;;) {
-    if (len >= n) break;
-    const chunk: Buffer | null = input.read();
-    if (chunk) {
-      chunks.push(chunk);
-      len += chunk.length;
-      continue;
-    }
-    if (input.readableEnded) break;
-    const ended = await new Promise<boolean>((resolve, reject) => {
-      const done = () => { cleanup(); resolve(false); };
-      const end = () => { cleanup(); resolve(true); };
-      const fail = (e: Error) => { cleanup(); reject(e); };
-      const cleanup = () => { input.off('readable', done); input.off('end', end); input.off('error', fail); };
-      input.once('readable', done);
-      input.once('end', end);
-      input.once('error', fail);
-    });
-    if (ended) break;
-  }
-  const head = Buffer.concat(chunks);
-  const out = new PassThrough({ highWaterMark: 1 << 20 });
-  out.write(head);
-  input.pipe(out);
-  input.on('error', (e) => out.destroy(e));
-  return { head, stream: out };
-}
-
-/** Opens (decompressing when needed) a tar stream. */
-export async function openTar(input: Readable): Promise<Readable> {
-  const { head, stream } = await peek(input, 6);
-  const tool = head.subarray(0, 2).equals(MAGIC.gzip) ? 'gzip' : head.subarray(0, 3).equals(MAGIC.bzip2) ? 'bzip2' : head.subarray(0, 6).equals(MAGIC.xz) ? 'xz' : undefined;
-  if (!tool) return stream;
-  const out = new PassThrough({ highWaterMark: 1 << 20 });
-  const failed = (e: Error) => out.destroy(e);
-  if (tool === 'gzip') {
-    const gunzip = zlib.createGunzip();
-    gunzip.on('error', failed);
-    stream.pipe(gunzip).pipe(out);
-  } else {
-    // Node has neither bzip2 nor xz: Debian's tools decompress in a child process.
-    const proc = spawn(tool, ['-dc'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    proc.on('error', failed);
-    proc.stdin.on('error', () => undefined);
-    proc.on('exit', (code) => { if (code) failed(new Error(`${tool}: exit status ${code}`)); });
-    stream.pipe(proc.stdin);
-    proc.stdout.pipe(out);
-  }
-  stream.on('error', failed);
-  return out;
 }
 
 export class ContextStore {

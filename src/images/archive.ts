@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 // (tar-fs is loaded at the first image load: an idle berth does not hold it)
 import type * as tarFs from 'tar-fs';
 import { diskFullMessage, invalidParameter, systemError } from '../errors';
+import { goTarMessage, UNTAR_FAILED } from '../translate/tar-errors';
 
 export interface ArchiveLayer {
   file: string; // path in the scratch dir
@@ -55,7 +56,8 @@ export async function extractTo(stream: Readable, dir: string): Promise<void> {
     // the disk filling up is berth's trouble, not the archive's
     const full = diskFullMessage(err);
     if (full) throw systemError(full, err);
-    throw invalidParameter(`invalid tar archive: ${(err as Error).message}`);
+    // (the engine's words; a 200 stream carries them, as the reference's)
+    throw invalidParameter(`${UNTAR_FAILED}${goTarMessage((err as Error).message)}`);
   }
 }
 
@@ -111,5 +113,8 @@ export function describeArchive(dir: string): ArchiveImage[] {
     }
     return out;
   }
-  throw invalidParameter('invalid archive: neither manifest.json (docker save) nor index.json (OCI layout) found');
+  // Neither docker-save's nor an OCI layout's: the engine then reads it as a pre-1.10 archive, whose `repositories`
+  // names its images; berth reads no such archive, and says so only of one that has that file.
+  if (fs.existsSync(path.join(dir, 'repositories'))) throw invalidParameter('invalid archive: a pre-1.10 docker save archive (no manifest.json) is not supported');
+  throw invalidParameter(`open ${path.join(dir, 'repositories')}: no such file or directory`);
 }

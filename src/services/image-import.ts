@@ -12,6 +12,7 @@ import { sha256Digest, writeBlob } from '../containerd/content';
 import { withLease } from '../containerd/leases';
 import { invalidParameter } from '../errors';
 import { describeArchive, extractTo, ArchiveImage } from '../images/archive';
+import { openTar } from '../fs/decompress';
 import { applyChanges } from '../translate/request/changes';
 import { familiarName, fullName, parseReference, withDefaultTag, withTag } from '../translate/reference';
 import type { EventPublisher } from '../types/event';
@@ -26,9 +27,10 @@ export class ImageImporter {
   async load(body: Readable, progress: LoadProgress, quiet: boolean): Promise<void> {
     const scratch = path.join(this.d.dataRoot, 'tmp');
     fs.mkdirSync(scratch, { recursive: true });
-    const dir = fs.mkdtempSync(path.join(scratch, 'load-'));
+    const dir = scratchDir(scratch);
     try {
-      await extractTo(body, dir);
+      // (compressed archives too, as the engine's load takes them: docker save | gzip)
+      await extractTo(await openTar(body), dir);
       const images = describeArchive(dir);
       if (images.length === 0) throw invalidParameter('no images found in the archive');
       for (const img of images) await this.importOne(img, progress, quiet);
@@ -122,6 +124,19 @@ export class ImageImporter {
       return id;
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A new folder under `scratch` named as the engine names its load's (Go's TempDir: docker-import-<random uint32>). */
+function scratchDir(scratch: string): string {
+  for (;;) {
+    const dir = path.join(scratch, `docker-import-${crypto.randomInt(2 ** 32 - 1)}`);
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      return dir;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
 }

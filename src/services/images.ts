@@ -23,6 +23,7 @@ import type { EventPublisher } from '../types/event';
 import type { DeleteResult, OCIImageConfig, ResolvedImage } from '../types/image';
 import { now } from '../runtime/clock';
 import { rfc3339Nano } from '../translate/time';
+import { applyTarFailure, UNTAR_FAILED } from '../translate/tar-errors';
 
 export const SNAPSHOTTER = 'overlayfs';
 const MT_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -357,6 +358,9 @@ export class ImageService {
     } catch (err) {
       await snapshotApi.remove(this.ctr, SNAPSHOTTER, key).catch(() => undefined);
       if (isGrpcAlreadyExists(err)) return desc.size; // a concurrent unpack won
+      // a layer whose tar is broken: the archive's fault, in the engine's words
+      const broken = err instanceof Error ? applyTarFailure(err.message) : undefined;
+      if (broken) throw invalidParameter(`${UNTAR_FAILED}${broken}`);
       throw err;
     }
     const unpacked = Number(applied.size);

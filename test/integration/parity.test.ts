@@ -286,6 +286,55 @@ test('a Blkio*Device path is looked up at start: a missing one or one that is no
   }
 });
 
+test('load and import of what is no image archive: the reference’s words (its untar’s, or its pre-1.10 loader’s missing `repositories`); a compressed save loads', async () => {
+  const zlib = await import('node:zlib');
+  const tarOf = (name: string, data: string) => {
+    const h = Buffer.alloc(512);
+    h.write(name);
+    h.write('0000644\0', 100);
+    h.write('0000000\0', 108);
+    h.write('0000000\0', 116);
+    h.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
+    h.write('00000000000\0', 136);
+    h.write('        ', 148);
+    h.write('0', 156);
+    h.write('ustar\x0000', 257);
+    let sum = 0;
+    for (const x of h) sum += x;
+    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    const body = Buffer.alloc(Math.ceil(data.length / 512) * 512);
+    body.write(data);
+    return Buffer.concat([h, body, Buffer.alloc(1024)]);
+  };
+  const missing = /^open \/.+\/tmp\/docker-import-\d+\/repositories: no such file or directory$/;
+  const cases: [Buffer, string | RegExp][] = [
+    [Buffer.alloc(0), missing],
+    [Buffer.alloc(1024), missing],
+    [tarOf('a', 'x\n'), missing],
+    [zlib.gzipSync(tarOf('a', 'x\n')), missing],
+    [Buffer.from('hello not a tar\n'), 'Error processing tar file(exit status 1): unexpected EOF'],
+    [zlib.gzipSync(Buffer.from('hello not a tar\n')), 'Error processing tar file(exit status 1): unexpected EOF'],
+    [Buffer.from('x'.repeat(2000)), 'Error processing tar file(exit status 1): archive/tar: invalid tar header'],
+  ];
+  for (const [body, msg] of cases) {
+    for (const q of ['', '?quiet=1']) {
+      const r = await b.request('POST', `/v1.24/images/load${q}`, { body, headers: { 'Content-Type': 'application/x-tar' } });
+      expect(r.status).toBe(200);
+      const line = JSON.parse(r.text.trim());
+      expect(line.errorDetail.message).toMatch(msg);
+      expect(line.error).toBe(line.errorDetail.message);
+    }
+  }
+  // import: the untar's words, 400 where the reference answers 500 (the client's body)
+  for (const [body, msg] of cases.slice(4)) {
+    const r = await b.request('POST', '/v1.24/images/create?fromSrc=-&repo=parity-imp', { body, headers: { 'Content-Type': 'application/x-tar' } });
+    expect([r.status, r.json().message]).toEqual([400, msg]);
+  }
+  const saved = (await b.request('GET', '/v1.24/images/busybox/get')).body;
+  const gz = await b.request('POST', '/v1.24/images/load?quiet=1', { body: zlib.gzipSync(saved), headers: { 'Content-Type': 'application/x-tar' } });
+  expect([gz.status, gz.text]).toEqual([200, '{"stream":"Loaded image: busybox:latest\\n"}\n']);
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);
