@@ -5,7 +5,7 @@ import { param, queryBool, queryFilters, queryString } from '../http/query';
 import { startJSONStream, writeJSON } from '../http/respond';
 import { asBerthError, BerthError, invalidParameter, notFound } from '../errors';
 import { parseReference, Reference, withDefaultTag, withTag } from '../translate/reference';
-import { checkImageFilters, filterImages } from '../translate/filters';
+import { checkImageFilters, filterImages, imageFilterRef } from '../translate/filters';
 import { toImageHistory, toImageInspect, toImageSummary } from '../translate/response/images';
 import { supports } from '../translate/version/features';
 import type { DeleteResult, ResolvedImage } from '../types/image';
@@ -49,7 +49,13 @@ export function imageRoutes(images: ImagesBackend): Route[] {
       handler: async (req, res) => {
         const filters = queryFilters(req);
         checkImageFilters(filters);
-        const list = filterImages(await images.list(), { all: queryBool(req, 'all'), name: queryString(req, 'filter'), filters });
+        const ref = (key: 'before' | 'since') => {
+          const r = imageFilterRef(filters, key);
+          return r === undefined ? undefined : images.resolve(r);
+        };
+        const before = await ref('before');
+        const since = await ref('since');
+        const list = filterImages(await images.list(), { all: queryBool(req, 'all'), name: queryString(req, 'filter'), filters, before, since });
         writeJSON(res, 200, list.map((i) => toImageSummary(i, req.apiVersion)));
       },
     },

@@ -102,8 +102,16 @@ export class ContainerService {
 
   /** GET /containers/json: the references a query names are looked up here, the filtering is translate's. */
   async listFiltered(q: ContainerListQuery): Promise<ContainerRecord[]> {
-    const since = q.since ? this.find(q.since) : undefined;
-    const before = q.before ? this.find(q.before) : undefined;
+    // (a reference that names no container: the reference's words, 404 where it answers 500)
+    const named = (ref: string) => {
+      try {
+        return this.find(ref);
+      } catch (err) {
+        throw isKind(err, 'NotFound') ? notFound(`no such container ${ref}`) : err;
+      }
+    };
+    const since = q.since ? named(q.since) : undefined;
+    const before = q.before ? named(q.before) : undefined;
     const list = filterContainers(this.list(), q, { since, before });
     const ancestors = q.filters.get('ancestor');
     if (!ancestors?.length) return list;

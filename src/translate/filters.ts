@@ -32,15 +32,17 @@ export function checkFilterKeys(f: Filters, allowed: readonly string[]): void {
   for (const k of f.keys()) if (!allowed.includes(k)) throw invalidParameter(`Invalid filter '${k}'`);
 }
 
-const BOOL = ['true', 'false', '1', '0'];
-
-/** A `dangling` filter's value as a boolean (undefined without one); 400 for a value that is not one (images check
- * every value, volumes the first). */
-function dangling(f: Filters, checkAll: boolean): boolean | undefined {
+/**
+ * A `dangling` filter as the engine reads it (undefined without one): true when any value is `true` (for volumes
+ * also `1`), else false when any is `false` (`0`), as written (`TRUE` is none of them); otherwise 400 naming every
+ * value as Go prints a list (`dangling=[x y]`).
+ */
+function dangling(f: Filters, kind: 'images' | 'volumes'): boolean | undefined {
   const d = f.get('dangling');
   if (!d?.length) return undefined;
-  if ((checkAll ? d : d.slice(0, 1)).some((x) => !BOOL.includes(x.toLowerCase()))) throw invalidParameter(`Invalid filter 'dangling=${d[0]}'`);
-  return ['true', '1'].includes(d[0].toLowerCase());
+  if (d.some((x) => x === 'true' || (kind === 'volumes' && x === '1'))) return true;
+  if (d.some((x) => x === 'false' || (kind === 'volumes' && x === '0'))) return false;
+  throw invalidParameter(`Invalid filter 'dangling=[${d.join(' ')}]'`);
 }
 
 // ---- containers ----
@@ -56,7 +58,7 @@ export function containerFilterKeys(v: ApiVersion): string[] {
 export function checkContainerFilterValues(f: Filters, v: ApiVersion): void {
   for (const s of f.get('status') ?? []) {
     const ok = STATUSES.filter((x) => (x !== 'created' || supports(v, 'ListFilterStatusCreated')) && (x !== 'dead' || supports(v, 'ListFilterStatusDead')));
-    if (!ok.includes(s)) throw invalidParameter(`Unrecognised filter value for status: ${s}`);
+    if (!ok.includes(s)) throw invalidParameter(`Invalid filter 'status=${s}'`);
   }
   for (const e of f.get('exited') ?? []) if (!/^-?\d+$/.test(e)) throw invalidParameter(`strconv.Atoi: parsing "${e}": invalid syntax`);
 }
@@ -128,12 +130,18 @@ export interface ImageListQuery {
   all: boolean;
   name?: string;
   filters: Filters;
+  /** The images the `before` and `since` filters name (the handler looks them up: a missing one is its 404). */
+  before?: ResolvedImage;
+  since?: ResolvedImage;
 }
+
+/** The reference a `before` or `since` image filter names (the engine walks every value: the last one stays). */
+export const imageFilterRef = (f: Filters, key: 'before' | 'since'): string | undefined => f.get(key)?.at(-1);
 
 /** Checks the keys and the `dangling` value (before the list is read). */
 export function checkImageFilters(f: Filters): void {
   checkFilterKeys(f, IMAGE_FILTERS);
-  dangling(f, true);
+  dangling(f, 'images');
 }
 
 /** The engine's glob match of a reference filter against one name (repo:tag or repo@digest) or its repository. */
@@ -161,8 +169,12 @@ export function filterImages(all: ResolvedImage[], q: ImageListQuery): ResolvedI
   const parents = new Set(list.map((i) => i.parent).filter(Boolean));
   const intermediate = (i: ResolvedImage) => i.repoTags.length === 0 && i.repoDigests.length === 0 && parents.has(i.id);
   if (!q.all) list = list.filter((i) => !intermediate(i));
-  const want = dangling(f, true);
+  const want = dangling(f, 'images');
   if (want !== undefined) list = list.filter((i) => (i.repoTags.length === 0 && !parents.has(i.id)) === want);
+  // (created strictly before or after the named image's creation, as the engine compares them)
+  const { before, since } = q;
+  if (before) list = list.filter((i) => Date.parse(i.created) < Date.parse(before.created));
+  if (since) list = list.filter((i) => Date.parse(i.created) > Date.parse(since.created));
   const labels = f.get('label');
   if (labels?.length) list = list.filter((i) => labelsMatch(i.config.config?.Labels, labels));
   const refs = [...(f.get('reference') ?? []), ...(q.name ? [q.name] : [])];
@@ -182,7 +194,8 @@ export function filterNetworks(all: NetworkRecord[], f: Filters): NetworkRecord[
   if (names?.length) list = list.filter((n) => names.some((i) => n.Name.includes(i)));
   const types = f.get('type');
   if (types?.length) {
-    for (const t of types) if (t !== 'custom' && t !== 'builtin') throw invalidParameter(`Invalid filter: 'type'='${t}'`);
+    // (the reference's words; it answers 500)
+    for (const t of types) if (t !== 'custom' && t !== 'builtin') throw invalidParameter(`invalid filter: 'type'='${t}'`);
     list = list.filter((n) => types.includes(n.Predefined ? 'builtin' : 'custom'));
   }
   const drivers = f.get('driver');
@@ -199,7 +212,7 @@ export const volumeFilterKeys = (v: ApiVersion): string[] => (supports(v, 'Volum
 /** `inUse` says whether a container uses the volume (the `dangling` filter). */
 export function filterVolumes(all: Volume[], f: Filters, inUse: (name: string) => boolean): Volume[] {
   let list = all;
-  const want = dangling(f, false);
+  const want = dangling(f, 'volumes');
   if (want !== undefined) list = list.filter((v) => !inUse(v.Name) === want);
   const names = f.get('name');
   if (names?.length) list = list.filter((v) => names.some((n) => v.Name.includes(n)));

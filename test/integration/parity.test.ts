@@ -335,6 +335,35 @@ test('load and import of what is no image archive: the reference’s words (its 
   expect([gz.status, gz.text]).toEqual([200, '{"stream":"Loaded image: busybox:latest\\n"}\n']);
 });
 
+test('list filters: the reference’s words for bad values; dangling as the engine reads it; image before/since', async () => {
+  const q = (p: string, f: unknown) => b.request('GET', `/v1.24/${p}filters=${encodeURIComponent(JSON.stringify(f))}`);
+  const bad = async (p: string, f: unknown, status: number, message: string) => {
+    const r = await q(p, f);
+    expect([p, r.status, r.json().message]).toEqual([p, status, message]);
+  };
+  await bad('containers/json?all=1&', { status: ['running', 'bogus'] }, 400, "Invalid filter 'status=bogus'");
+  // (the reference answers these two 500)
+  await bad('containers/json?all=1&', { since: ['nope'] }, 404, 'no such container nope');
+  await bad('networks?', { type: ['custom', 'odd'] }, 400, "invalid filter: 'type'='odd'");
+  await bad('images/json?', { dangling: ['x', 'y'] }, 400, "Invalid filter 'dangling=[x y]'");
+  await bad('images/json?', { dangling: ['1'] }, 400, "Invalid filter 'dangling=[1]'");
+  await bad('volumes?', { dangling: ['TRUE'] }, 400, "Invalid filter 'dangling=[TRUE]'");
+  for (const [p, d] of [['images/json?', ['x', 'true']], ['images/json?', ['false', 'x']], ['volumes?', ['1']], ['volumes?', ['x', '0']]] as const) expect([p, d, (await q(p, { dangling: d })).status]).toEqual([p, d, 200]);
+  await bad('images/json?', { before: ['nope'] }, 404, 'No such image: nope:latest');
+  await bad('images/json?', { dangling: ['x'], since: ['nope'] }, 400, "Invalid filter 'dangling=[x]'");
+  const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  await new Promise((r) => setTimeout(r, 1100)); // (image times are to the second in some configs)
+  const img = (await b.request('POST', `/v1.24/commit?container=${c}&repo=parity-later&tag=1`)).json().Id;
+  const ids = async (f: unknown) => (await q('images/json?', f)).json().map((i: { Id: string }) => i.Id);
+  const bb = (await b.request('GET', '/v1.24/images/busybox/json')).json().Id;
+  expect(await ids({ before: ['parity-later:1'] })).toContain(bb);
+  expect(await ids({ before: ['parity-later:1'] })).not.toContain(img);
+  expect(await ids({ since: ['busybox'] })).toContain(img);
+  expect(await ids({ since: ['busybox'] })).not.toContain(bb);
+  await b.request('DELETE', `/v1.24/containers/${c}`);
+  await b.request('DELETE', '/v1.24/images/parity-later:1');
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);

@@ -36,7 +36,7 @@ test('intermediate images only with all=1; label, reference and dangling filters
   expect(await ids(`?filters=${encodeURIComponent('{"reference":["app"]}')}`)).toEqual([C]);
   expect(await ids(`?filters=${encodeURIComponent('{"dangling":["true"]}')}`)).toEqual([]);
   const bad = await s.request('GET', `/images/json?filters=${encodeURIComponent('{"dangling":["x"]}')}`);
-  expect([bad.status, bad.text]).toEqual([400, `{"message":"Invalid filter 'dangling=x'"}\n`]);
+  expect([bad.status, bad.text]).toEqual([400, `{"message":"Invalid filter 'dangling=[x]'"}\n`]);
 });
 
 test('inspect of a missing image wraps the lookup\'s message with the name as given', async () => {

@@ -36,7 +36,7 @@ test('type and label filters', async () => {
   expect(await listed('{"type":["builtin"]}')).toEqual(['bridge', 'host']);
   expect(await listed('{"label":["team=a"]}')).toEqual(['front']);
   const bad = await s.request('GET', `/networks?filters=${encodeURIComponent('{"type":["odd"]}')}`);
-  expect([bad.status, bad.text]).toEqual([400, `{"message":"Invalid filter: 'type'='odd'"}\n`]);
+  expect([bad.status, bad.text]).toEqual([400, `{"message":"invalid filter: 'type'='odd'"}\n`]);
   const old = await s.request('GET', `/v1.21/networks?filters=${encodeURIComponent('{"label":["x"]}')}`);
   expect([old.status, old.text]).toEqual([400, "Invalid filter 'label'\n"]);
 });

@@ -31,7 +31,7 @@ test('filters a version does not know answer 400 with the engine\'s message', as
   const r = await s.request('GET', `/v1.20/volumes?filters=${encodeURIComponent('{"name":["d"]}')}`);
   expect([r.status, r.text]).toEqual([400, "Invalid filter 'name'\n"]);
   const d = await s.request('GET', `/volumes?filters=${encodeURIComponent('{"dangling":["maybe"]}')}`);
-  expect([d.status, d.text]).toEqual([400, '{"message":"Invalid filter \'dangling=maybe\'"}\n']);
+  expect([d.status, d.text]).toEqual([400, '{"message":"Invalid filter \'dangling=[maybe]\'"}\n']);
 });
 
 test('create passes the body on, remove answers 204', async () => {
