@@ -8,6 +8,9 @@
 // server gets of two cores shared with them (issue 20, goal 1). Rounds alternate berth, the floor and the
 // reference, in a rotating order; the figures are the rounds' medians (of an even count, the higher; each round's
 // in `rounds`). BENCH_SIDES=berth,bareNodeFloor: only those sides (e.g. for a profile of berthd).
+// BENCH_BERTH_ROOTS=ROOT_A,ROOT_B,...: an A/B of berthd builds (each ROOT a frozen copy of a built worktree, as
+// bench/scale-ab.ts takes them), each its own berthd on the same containerd, as sides `berth:<ROOT's name>` in the
+// same rounds (the floor's writers run through the first); without it, this worktree's build as `berth`.
 // Run: npm run bench:pingload [MiB per container, default 128] [rounds, default 1]
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -194,32 +197,46 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, Number(process.argv[3] ?? 1));
   const ctd = await startPrivateContainerd();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-pl-'));
-  const socket = path.join(dir, 'b.sock');
   const ns = `berth-bench-pl-${process.pid}`;
-  const bridge = { name: 'bbpl0', subnet: '10.253.241.0/24' };
   // BENCH_NODE_ARGS: more node options for berthd (--cpu-prof --cpu-prof-dir=DIR: a CPU profile of each of its threads)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const roots = process.env.BENCH_BERTH_ROOTS?.split(',').filter(Boolean);
+  const subnets = ['10.253.241.0/24', '10.253.245.0/24', '10.253.246.0/24'];
+  if ((roots?.length ?? 1) > subnets.length) throw new Error(`at most ${subnets.length} builds`);
+  const builds = (roots ?? [ROOT]).map((root, i) => ({
+    name: roots ? `berth:${path.basename(root)}` : 'berth',
+    root,
+    i,
+    socket: path.join(dir, `b${i}.sock`),
+    ns: i ? `${ns}-${i}` : ns,
+    bridge: { name: `bbpl${i}`, subnet: subnets[i] },
+    berthd: undefined as ChildProcess | undefined,
+  }));
   const flags = berthdNodeFlags(ROOT);
   let bare: ChildProcess | undefined;
-  // the bundle bin/berthd runs; tsc's modules under a CPU profile (summed by file)
-  const berthd = spawn(process.execPath, [...flags, ...nodeArgs, berthdScript(ROOT, nodeArgs.some((a) => a.startsWith('--cpu-prof'))), '-H', `unix://${socket}`, '--data-root', path.join(dir, 'data'), '--exec-root', path.join(dir, 'exec'), '--containerd', ctd.address, '--namespace', ns, '--cgroup-parent', `/${ns}`, '--bridge-name', bridge.name, '--bridge-subnet', bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
-  const ctr = new Containerd({ address: ctd.address, namespace: ns });
   try {
-    while (!(await ping(socket))) {
-      if (berthd.exitCode !== null) throw new Error('berthd exited');
-      await new Promise((r) => setTimeout(r, 20));
+    for (const b of builds) {
+      // the bundle bin/berthd runs; tsc's modules under a CPU profile (summed by file)
+      const berthd = spawn(process.execPath, [...berthdNodeFlags(b.root), ...nodeArgs, berthdScript(b.root, nodeArgs.some((a) => a.startsWith('--cpu-prof'))), '-H', `unix://${b.socket}`, '--data-root', path.join(dir, `data${b.i}`), '--exec-root', path.join(dir, `exec${b.i}`), '--containerd', ctd.address, '--namespace', b.ns, '--cgroup-parent', `/${b.ns}`, '--bridge-name', b.bridge.name, '--bridge-subnet', b.bridge.subnet, '--log-level', 'error'], { stdio: 'ignore' });
+      b.berthd = berthd;
+      while (!(await ping(b.socket))) {
+        if (berthd.exitCode !== null) throw new Error('berthd exited');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await request(b.socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
     }
-    await request(socket, 'POST', '/v1.24/images/load?quiet=1', { body: await buildBusyboxImage() });
+    const socket = builds[0].socket;
+    const berthd = builds[0].berthd!;
     // the floor: berth's /_ping answer from a bare Node server (the launcher's memory flag; the start-up interrupt
     // budget is berthd's own and put back once it serves)
     const bareSock = path.join(dir, 'bare.sock');
     bare = await startBare(bareSock, await pingAnswer(socket), flags.filter((f) => !f.startsWith('--interrupt-budget')));
     const refPidFile = process.env.REF_PIDFILE ?? '/work/ref/docker.pid';
     const refUp = (await ping(REF_SOCK)) && fs.existsSync(refPidFile);
-    const berthCensus = { containerdPid: ctd.pid, shimMatch: `-namespace ${ns} `, cgroupParent: `/${ns}` };
+    const censusOf = (n: string) => ({ containerdPid: ctd.pid, shimMatch: `-namespace ${n} `, cgroupParent: `/${n}` });
     const sides: Record<string, () => Promise<Phase>> = {
-      berth: () => measure(socket, berthd.pid!, bytes, berthCensus),
-      bareNodeFloor: () => measure(socket, berthd.pid!, bytes, berthCensus, { sock: bareSock, pid: bare!.pid! }),
+      ...Object.fromEntries(builds.map((b) => [b.name, () => measure(b.socket, b.berthd!.pid!, bytes, censusOf(b.ns))])),
+      bareNodeFloor: () => measure(socket, berthd.pid!, bytes, censusOf(ns), { sock: bareSock, pid: bare!.pid! }),
       ...(refUp ? { reference: () => measure(REF_SOCK, Number(fs.readFileSync(refPidFile, 'utf8').trim()), bytes, { prefix: 'dockerd', shimMatch: '-namespace moby ', cgroupParent: '/docker' }) } : {}),
     };
     const only = process.env.BENCH_SIDES?.split(',');
@@ -239,8 +256,8 @@ async function main(): Promise<void> {
         {
           load: os.loadavg().map(r2),
           mibPerContainer: bytes >> 20,
-          busyPingP99Ms: { berth: p99('berth'), bareNodeFloor: p99('bareNodeFloor'), reference: p99('reference') ?? 'not answering' },
-          berth: res.berth,
+          busyPingP99Ms: { ...Object.fromEntries(builds.map((b) => [b.name, p99(b.name)])), bareNodeFloor: p99('bareNodeFloor'), reference: p99('reference') ?? 'not answering' },
+          ...Object.fromEntries(builds.map((b) => [b.name, res[b.name]])),
           bareNodeFloor: res.bareNodeFloor,
           reference: res.reference ?? 'not answering',
           ...(rounds > 1 ? { rounds: { order, busyPingMs: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.busyPingMs)])) } } : {}),
@@ -252,9 +269,11 @@ async function main(): Promise<void> {
     );
   } finally {
     bare?.kill();
-    await stopBerthd(berthd);
-    await cleanupNamespace(ctr);
-    await removeScratch({ ctdPid: ctd.pid, bridges: [bridge], dir });
+    for (const b of builds) {
+      await stopBerthd(b.berthd);
+      await cleanupNamespace(new Containerd({ address: ctd.address, namespace: b.ns }));
+    }
+    await removeScratch({ ctdPid: ctd.pid, bridges: builds.map((b) => b.bridge), dir });
   }
 }
 
