@@ -61,6 +61,7 @@ export class ContainerIO {
   private captured?: CapturedOutput;
   private open = 0;
   private doneResolve!: () => void;
+  private ended = false;
   /** Resolves when every output stream reached EOF (the process exited and the shim flushed everything) and the
    *  log has everything. */
   readonly done: Promise<void>;
@@ -68,7 +69,13 @@ export class ContainerIO {
   /** With `logFile`, the output goes through `capture` (required then). */
   constructor(readonly paths: IOPaths, private readonly logFile: string | null, private readonly logOptions?: JsonFileLogOptions, private readonly capture?: OutputCapture) {
     if (logFile && !capture) throw new Error('a logged container needs a capture');
-    this.done = new Promise((r) => (this.doneResolve = r));
+    this.done = new Promise(
+      (r) =>
+        (this.doneResolve = () => {
+          this.ended = true;
+          r();
+        }),
+    );
   }
 
   /** Creates the FIFOs (if needed: with `make`, e.g. a FifoPool's) and opens the read sides; call before Tasks.Create. */
@@ -140,6 +147,11 @@ export class ContainerIO {
         resolve();
       });
     });
+  }
+
+  /** Whether `done` has resolved already (every output stream at EOF and the log complete). */
+  get outputEnded(): boolean {
+    return this.ended;
   }
 
   /** Whether the capture has written anything of this run to the log yet. */

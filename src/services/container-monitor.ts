@@ -197,12 +197,18 @@ export class ContainerMonitor {
     if (pid && rec && rec.State.Pid !== pid) return;
     if (pid) live.recordedPid = pid;
     live.exiting = true;
-    // Output first: the FIFOs reach EOF once the shim copied everything.
-    if (live.io) await live.io.outputDone(2000);
-    live.io?.close();
-    live.io?.removeFifos();
-    if (live.io) live.lastIO = live.io; // where the run's log files start (logical offsets), for reads after it
+    // Output first: the FIFOs reach EOF once the shim copied everything. (Usually they have by the time containerd
+    // reports the exit: the capture thread sees the EOF first, and the die then goes out within this call.)
+    const io = live.io;
+    if (io && !io.outputEnded) await io.outputDone(2000);
+    if (io) live.lastIO = io; // where the run's log files start (logical offsets), for reads after it
     live.io = undefined;
+    // (after the die's writes where there is a record: nothing can run in between)
+    const closeIO = () => {
+      io?.close();
+      io?.removeFifos();
+    };
+    if (!rec) closeIO();
     for (const l of live.endListeners) l();
     const resolve = live.exitResolve;
     live.exited = undefined;
@@ -216,6 +222,7 @@ export class ContainerMonitor {
       // die is announced as soon as the exit is known; deleting the task and saving the record follow, and the
       // next start or a remove waits for them.
       this.d.publish(rec, 'die', { exitCode: String(status) });
+      closeIO();
       // the task's deletion is asked first (the network's teardown execs its plugins after it went out)
       const taskRemoved = taskApi.remove(this.ctr, id).then(
         () => (live.noTask = true),
