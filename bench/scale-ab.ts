@@ -8,7 +8,8 @@
 // src/containerd/gen/protos.json and package.json with its node_modules linked, so that a rebuild does not change it
 // mid-run; berthd is started as bin/berthd starts it, from the bundle, or tsc's modules with AB_CPUPROF). AB_ROUNDS (3), AB_STATS (2 per round and build),
 // AB_CPUPROF=DIR (a --cpu-prof of each berthd, written at its SIGTERM), AB_PROFILE=DIR (berthd started with its
-// inspector; after the timed runs, one more `docker stats` with the main thread's CPU profile, 250 µs samples,
+// inspector; after the timed runs, one more `docker stats` (with AB_WHAT=inspect alone: 300 inspects at once) with
+// the main thread's CPU profile, 250 µs samples,
 // written there as <build>-<round>.cpuprofile), AB_HOLD=FILE (the socket of the first
 // build's berthd written there once the N run; the bench waits until the file is removed).
 // AB_WHAT (stats): what is measured, a comma list of `stats` (above), `die` (AB_KILLS containers, 3 per round and
@@ -215,7 +216,10 @@ async function main(): Promise<void> {
         }
         if (profileDir) {
           fs.mkdirSync(profileDir, { recursive: true });
-          await profiled(await inspector!, path.join(profileDir, `${b}-${round}.cpuprofile`), () => cli(socket, ['stats', '--no-stream']));
+          // (the inspects' when only they are measured)
+          const some = ids.slice(0, 300);
+          const profiledRun = what.has('stats') || !what.has('inspect') ? () => cli(socket, ['stats', '--no-stream']) : () => Promise.all(some.map((id) => request(socket, 'GET', `/v1.24/containers/${id}/json`)));
+          await profiled(await inspector!, path.join(profileDir, `${b}-${round}.cpuprofile`), profiledRun);
         }
         console.error(`round ${round} ${tag}: stats ${res.stats.slice(-perRound).map(r1).join(' ')} canned ${res.canned.slice(-perRound).map(r1).join(' ')} inspect ${res.inspect.slice(-inspects).map(r1).join(' ')} die ${res.die.slice(-kills).map((d) => `${r1(d.fromExit)} (${r1(d.exitToDie)}+${r1(d.dieToReceipt)}, ctd ${r1(d.exitToEvent ?? NaN)})`).join(' ')} load ${os.loadavg().map(r1).join(' ')}`);
       }

@@ -281,6 +281,8 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
     {
       method: 'post',
       path: '/containers/:id/wait',
+      // (open for as long as the container runs: no answer hold, which would keep node's promise hooks on meanwhile)
+      publishesNothing: true,
       handler: async (req, res) => {
         // a client that leaves ends the wait, as the request's context ends the engine's (and a stopping daemon's
         // close() need not wait for the container)

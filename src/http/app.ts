@@ -37,6 +37,12 @@ export interface Route {
   handler: Handler;
   /** The same route's lean path (see LeanRoute): taken before express for the plain form of the request. */
   lean?: LeanRoute;
+  /**
+   * The handling publishes no event, so it takes no answer hold (src/http/answer.ts): a request that stays open
+   * until something happens (POST /containers/{id}/wait, for a whole `docker run`) would otherwise keep node's
+   * promise hooks on for every promise in the process while it waits.
+   */
+  publishesNothing?: true;
 }
 
 /**
@@ -231,7 +237,7 @@ export function createApp(opts: AppOptions): express.Express {
     };
     app[route.method](route.path as string, (req: Request, res: Response) => {
       // What the handling publishes reaches /events subscribers after this answer (answer.ts).
-      const handling = withAnswerHold(res, () => handle(req, res));
+      const handling = route.publishesNothing ? handle(req, res) : withAnswerHold(res, () => handle(req, res));
       opts.track?.(handling);
       return handling;
     });

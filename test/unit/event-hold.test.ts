@@ -8,6 +8,8 @@ import type { Route } from '../../src/http/app';
 import { hijack } from '../../src/http/hijack';
 import type { EngineEvent } from '../../src/types/event';
 import { serveRoutes } from '../helpers/serve-routes';
+import { containerRoutes, ContainersBackend, ExecIdsBackend } from '../../src/handlers/containers';
+import { fake } from '../helpers/fakes';
 
 const ids = (es: EngineEvent[]) => es.map((e) => e.Actor.ID);
 
@@ -176,6 +178,18 @@ describe('through the app', () => {
       },
     },
     {
+      // as POST /containers/(id)/wait: publishes nothing, answers when the test says (no hold)
+      method: 'post',
+      path: '/wait/:id',
+      publishesNothing: true,
+      handler: async (req, res) => {
+        const id = String(req.params.id);
+        await endOf(id);
+        probed.set(id, currentAnswer() !== undefined);
+        res.status(200).end();
+      },
+    },
+    {
       // never answers: the client gives up
       method: 'post',
       path: '/hang/:id',
@@ -260,6 +274,31 @@ describe('through the app', () => {
     } finally {
       await s.close();
     }
+  });
+
+  test('a route that publishes nothing takes no hold: open for long, it leaves the scope off; a request beside it has its hold', async () => {
+    const s = await serveRoutes(routes);
+    try {
+      const w1 = s.request('POST', '/wait/w1');
+      await until(() => ends.has('w1'));
+      expect(unreleasedHolds()).toBe(0);
+      // a request that publishes while w1 waits: held behind its own answer as usual
+      seen.length = 0;
+      expect((await s.request('DELETE', '/things/d3')).status).toBe(204);
+      await until(() => seen.length > 0);
+      expect(seen).toEqual([{ id: 'd3', answered: true }]);
+      expect(unreleasedHolds()).toBe(0);
+      ends.get('w1')!();
+      expect((await w1).status).toBe(200);
+      expect(probed.get('w1')).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('POST /containers/{id}/wait is such a route', () => {
+    const wait = containerRoutes(fake<ContainersBackend>({}), fake<ExecIdsBackend>({})).find((r) => r.method === 'post' && r.path === '/containers/:id/wait');
+    expect(wait?.publishesNothing).toBe(true);
   });
 
   test('a stream left open holds nothing once its head is out: the scope goes off, and a request after it has its hold', async () => {
