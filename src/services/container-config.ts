@@ -16,7 +16,7 @@ import { withLease } from '../containerd/leases';
 import { TASK_RUNTIME_DIR } from '../containerd/state-dir';
 import { setLabels } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, systemError } from '../errors';
+import { conflict, invalidParameter, isKind, notFound, systemError, BerthError } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
@@ -24,7 +24,7 @@ import { isUserDefinedMode, ownsNetns, parseLink } from './container-network';
 import { adaptResources, CgroupSupport, CreateRequest, mergeImageConfig, parseBind, RUNTIME_V1, validateMounts, validateName } from '../translate/request/create';
 import { generateSpec } from '../translate/spec';
 import { rfc3339Nano } from '../translate/time';
-import type { HostConfig, OciMount } from '../types/config';
+import type { HostConfig, OciDevice, OciMount } from '../types/config';
 import type { ContainerRecord, MountPoint } from '../types/container';
 import type { ResolvedImage } from '../types/image';
 import { SNAPSHOTTER } from './images';
@@ -41,7 +41,7 @@ const blkioLists = (hc: HostConfig) => [hc.BlkioWeightDevice, hc.BlkioDeviceRead
 /**
  * major:minor of the paths the Blkio*Device lists name, from their stat's rdev as the engine takes it (whatever the
  * file is: the kernel refuses a device that is no block device when the runtime writes it). A path that is missing is
- * left out (0:0): the start refuses it (checkBlkioDevices).
+ * left out (0:0): the start refuses it (specAtStart).
  */
 export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; minor: number }> {
   const out: Record<string, { major: number; minor: number }> = {};
@@ -60,8 +60,34 @@ export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; 
   return out;
 }
 
-/** A Blkio*Device path the start cannot stat: the engine's message, the client's mistake (400; the engine's 500). */
-export class BlkioDeviceError extends Error {}
+/**
+ * A start refused by what it finds (a device or Blkio*Device path missing, a container to join gone or stopped): the
+ * container stays created with the message as its error and exit code 128, and the start answers `answer`.
+ */
+export class StartRefusal extends Error {
+  constructor(readonly answer: BerthError) {
+    super(answer.message);
+  }
+}
+
+const statMessage = (err: unknown): string => STAT_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ?? (err as Error).message;
+
+/** HostConfig.Devices as the runtime spec lists them; a path missing now is left out (the start refuses it). */
+function devicesOf(hc: HostConfig): (OciDevice & { permissions: string })[] {
+  const out: (OciDevice & { permissions: string })[] = [];
+  for (const d of hc.Devices ?? []) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(d.PathOnHost);
+    } catch {
+      continue;
+    }
+    const major = Number((BigInt(st.rdev) >> 8n) & 0xfffn);
+    const minor = Number((BigInt(st.rdev) & 0xffn) | ((BigInt(st.rdev) >> 12n) & 0xfff00n));
+    out.push({ path: d.PathInContainer || d.PathOnHost, type: st.isBlockDevice() ? 'b' : 'c', major, minor, fileMode: st.mode & 0o777, uid: 0, gid: 0, permissions: d.CgroupPermissions || 'rwm' });
+  }
+  return out;
+}
 
 const STAT_ERRORS: Record<string, string> = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', EACCES: 'permission denied', ELOOP: 'too many levels of symbolic links', ENAMETOOLONG: 'file name too long' };
 
@@ -368,17 +394,15 @@ export class ContainerConfigurator {
       }
       mounts.push({ destination: m.Destination, type: 'bind', source: m.Source, options: ['rbind', m.Propagation || 'rprivate', ...(m.RW ? [] : ['ro'])] });
     }
-    const devices = (hc.Devices ?? []).map((d) => {
-      const st = fs.statSync(d.PathOnHost);
-      const major = Number((BigInt(st.rdev) >> 8n) & 0xfffn);
-      const minor = Number((BigInt(st.rdev) & 0xffn) | ((BigInt(st.rdev) >> 12n) & 0xfff00n));
-      return { path: d.PathInContainer || d.PathOnHost, type: st.isBlockDevice() ? 'b' : 'c', major, minor, fileMode: st.mode & 0o777, uid: 0, gid: 0, permissions: d.CgroupPermissions || 'rwm' };
-    });
-    const pidNs = hc.PidMode?.startsWith('container:') ? await this.nsPathOf(hc.PidMode.slice(10), 'pid') : undefined;
-    const ipcNs = hc.IpcMode?.startsWith('container:') ? await this.nsPathOf(hc.IpcMode.slice(10), 'ipc') : undefined;
+    // (the devices and the containers whose namespaces are joined are looked up again at each start: specAtStart)
+    const devices = devicesOf(hc);
+    // as the engine's create: a pid or ipc namespace's container must exist (400), it need not run; a network one is
+    // looked up at start only
+    const pidNs = hc.PidMode?.startsWith('container:') ? this.nsPathAtCreate(hc.PidMode.slice(10), 'pid') : undefined;
+    const ipcNs = hc.IpcMode?.startsWith('container:') ? this.nsPathAtCreate(hc.IpcMode.slice(10), 'ipc') : undefined;
     const nm = hc.NetworkMode || 'default';
     let netNs: string | undefined;
-    if (nm.startsWith('container:')) netNs = await this.nsPathOf(nm.slice(10), 'net');
+    if (nm.startsWith('container:')) netNs = this.d.store.get(nm.slice(10)) ? this.nsPathAtCreate(nm.slice(10), 'net') : undefined;
     else if (ownsNetns(nm)) netNs = netnsPath(rec.Id);
     // none: a fresh namespace from runc, which brings up its loopback itself
     return generateSpec({
@@ -443,29 +467,65 @@ export class ContainerConfigurator {
    * drivers return. A failure unmounts what was mounted and throws a VolumeMountError with the engine's message.
    */
   /**
-   * As the engine's start: the Blkio*Device paths are looked up when the container starts (create takes any path), a
-   * path that cannot be stat'ed refuses the start in the engine's words (BlkioDeviceError, `stat PATH: ...`), and the
-   * runtime spec is given their major:minor of now when they differ from create's.
+   * What the engine decides when it makes the runtime spec at each start, which create only named: the containers
+   * whose namespaces are joined (their namespaces of now, or the start refused in the engine's words: a network
+   * one's missing container 404, stopped 409; a pid or ipc one's stopped 409 where the engine answers 500), the
+   * devices (a path missing now refuses it: 400 where the engine answers 500) and the Blkio*Device paths (likewise,
+   * `stat P: ...`). The runtime spec is given what changed since create. Refusals are StartRefusals.
    */
-  async checkBlkioDevices(rec: ContainerRecord): Promise<void> {
-    const lists = blkioLists(rec.HostConfig);
-    if (!lists.some((l) => l?.length)) return;
+  async specAtStart(rec: ContainerRecord): Promise<void> {
+    const hc = rec.HostConfig;
+    const joins: { type: 'network' | 'pid' | 'ipc'; ref: string }[] = [];
+    const nm = hc.NetworkMode || 'default';
+    if (nm.startsWith('container:')) joins.push({ type: 'network', ref: nm.slice(10) });
+    if (hc.PidMode?.startsWith('container:')) joins.push({ type: 'pid', ref: hc.PidMode.slice(10) });
+    if (hc.IpcMode?.startsWith('container:')) joins.push({ type: 'ipc', ref: hc.IpcMode.slice(10) });
+    const lists = blkioLists(hc);
+    const blkio = lists.some((l) => l?.length);
+    if (!joins.length && !hc.Devices?.length && !blkio) return;
+    const paths: Partial<Record<'network' | 'pid' | 'ipc', string>> = {};
+    for (const j of joins) {
+      let other: ContainerRecord;
+      try {
+        other = this.d.store.find(j.ref);
+      } catch (err) {
+        throw isKind(err, 'NotFound') ? new StartRefusal(notFound(`No such container: ${j.ref}`)) : err;
+      }
+      if (!other.State.Running) {
+        const id = other.Id;
+        const why = j.type === 'network' ? `cannot join network of a non running container: ${id}` : j.type === 'ipc' ? `can't join IPC of container ${id}: container ${id} is not running` : `container ${id} is not running`;
+        throw new StartRefusal(conflict(why));
+      }
+      paths[j.type] = `/proc/${other.State.Pid}/ns/${j.type === 'network' ? 'net' : j.type}`;
+    }
+    for (const d of hc.Devices ?? []) {
+      try {
+        fs.statSync(d.PathOnHost);
+      } catch (err) {
+        throw new StartRefusal(invalidParameter(`error gathering device information while adding custom device "${d.PathOnHost}": ${statMessage(err)}`));
+      }
+    }
     for (const l of lists)
       for (const d of l ?? []) {
         try {
           fs.statSync(d.Path);
         } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code ?? '';
-          throw new BlkioDeviceError(`stat ${d.Path}: ${STAT_ERRORS[code] ?? (err as Error).message}`);
+          throw new StartRefusal(invalidParameter(`stat ${d.Path}: ${statMessage(err)}`));
         }
       }
     const spec = await containerApi.spec(this.ctr, rec.Id);
     if (!spec) return;
-    const hc = rec.HostConfig;
-    const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: hc, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, systemdCgroup: this.d.systemdCgroup, mounts: [], hostname: '', seccompAvailable: false, devices: [], blockDevices: blockDevicesOf(hc) });
-    if (JSON.stringify(fresh.linux.resources.blockIO) === JSON.stringify(spec.linux.resources.blockIO)) return;
+    const before = JSON.stringify(spec.linux);
+    for (const ns of spec.linux.namespaces) {
+      const p = paths[ns.type as 'network' | 'pid' | 'ipc'];
+      if (p) ns.path = p;
+    }
+    const fresh = generateSpec({ id: rec.Id, config: rec.Config, hostConfig: hc, user: spec.process.user as never, cgroupParent: this.d.cgroupParent, systemdCgroup: this.d.systemdCgroup, mounts: [], hostname: '', seccompAvailable: false, devices: devicesOf(hc), blockDevices: blockDevicesOf(hc) });
     spec.linux.resources.blockIO = fresh.linux.resources.blockIO;
-    await containerApi.setSpec(this.ctr, rec.Id, spec);
+    spec.linux.resources.devices = fresh.linux.resources.devices;
+    if (fresh.linux.devices) spec.linux.devices = fresh.linux.devices;
+    else delete spec.linux.devices;
+    if (JSON.stringify(spec.linux) !== before) await containerApi.setSpec(this.ctr, rec.Id, spec);
   }
 
   /**
@@ -578,7 +638,12 @@ export class ContainerConfigurator {
     }
     for (const spec of hc.VolumesFrom ?? []) {
       const [ref, mode] = spec.split(':');
-      const other = this.d.store.find(ref);
+      let other: ContainerRecord;
+      try {
+        other = this.d.store.find(ref);
+      } catch (err) {
+        throw isKind(err, 'NotFound') ? invalidParameter(err.message) : err; // (the reference's 400)
+      }
       for (const m of other.MountPoints ?? []) {
         if (taken.has(m.Destination)) continue;
         out.push({ ...m, ID: undefined, Anonymous: false, RW: mode === 'ro' ? false : mode === 'rw' ? true : m.RW, Mode: mode ?? m.Mode });
@@ -634,10 +699,15 @@ export class ContainerConfigurator {
     }
   }
 
-  private async nsPathOf(ref: string, kind: string): Promise<string> {
-    const other = this.d.store.find(ref);
-    if (!other.State.Running) throw conflict(`cannot join namespace of a non running container: container ${other.Id} is not running`);
-    return `/proc/${other.State.Pid}/ns/${kind}`;
+  /** A joined namespace's path at create: the container must exist (400), its path is known when it runs. */
+  private nsPathAtCreate(ref: string, kind: string): string | undefined {
+    let other: ContainerRecord;
+    try {
+      other = this.d.store.find(ref);
+    } catch (err) {
+      throw isKind(err, 'NotFound') ? invalidParameter(err.message) : err;
+    }
+    return other.State.Running ? `/proc/${other.State.Pid}/ns/${kind}` : undefined;
   }
 
   /** Live resource changes (Tasks.Update) and RestartPolicy, persisted in the record and the stored spec. */

@@ -28,7 +28,7 @@ import type { ContainerRecord } from '../types/container';
 import type { EventPublisher } from '../types/event';
 import type { StdinFeed } from '../types/io';
 import type { LogEntry, LogQuery, LogSink } from '../types/logs';
-import { BlkioDeviceError, ContainerConfigurator, UserLookupError, VolumeMountError } from './container-config';
+import { ContainerConfigurator, StartRefusal, UserLookupError, VolumeMountError } from './container-config';
 import { ContainerLive } from './container-live';
 import { ContainerMonitor } from './container-monitor';
 import { ContainerNetworking, ownsNetns } from './container-network';
@@ -251,7 +251,7 @@ export class ContainerService {
       // spec once the network is up: a refused start connects and disconnects the network)
       const task = this.config.applyUser(rec, mounts).then(async () => {
         this.config.checkBindPropagation(rec);
-        await this.config.checkBlkioDevices(rec);
+        await this.config.specAtStart(rec);
         return taskApi.create(this.ctr, rec.Id, mounts, paths);
       });
       const net = this.setupNetwork(rec);
@@ -301,13 +301,13 @@ export class ContainerService {
       this.monitor.sweepShimsAfterFailure();
       await this.monitor.teardownNetwork(rec).done;
       await this.config.unmountPluginVolumes(rec);
-      if (err instanceof VolumeMountError || err instanceof UserLookupError || err instanceof BlkioDeviceError) {
+      if (err instanceof VolumeMountError || err instanceof UserLookupError || err instanceof StartRefusal) {
         // as the engine: the container stays created, with the mount's message as its error (a missing device is
         // the client's mistake: 400, where the engine answers 500)
         rec.State = { ...rec.State, Error: err.message, ExitCode: 128 };
         await this.d.store.save(rec).catch(() => undefined);
         for (const l of live.endListeners) l();
-        throw err instanceof BlkioDeviceError ? invalidParameter(err.message) : systemError(err.message, err);
+        throw err instanceof StartRefusal ? err.answer : systemError(err.message, err);
       }
       // As the engine: the runtime's message as it is, an exit code by what it says, no die event (the container
       // never ran), the container left created.

@@ -115,7 +115,7 @@ export function resolveUser(spec: string, passwd: string | undefined, group: str
     const entry = groups.find((e) => e[0] === a);
     if (entry) extra.push(Number(entry[2]));
     else if (/^\d+$/.test(a)) extra.push(Number(a));
-    else throw new Error(`Unable to find group ${a}`);
+    else throw new Error(`Unable to find group ${a}: no matching entries in group file`);
   }
   return { uid, gid, additionalGids: extra };
 }

@@ -364,6 +364,53 @@ test('list filters: the reference’s words for bad values; dangling as the engi
   await b.request('DELETE', '/v1.24/images/parity-later:1');
 });
 
+describe('what the reference looks up at start, not at create: joined namespaces, devices, GroupAdd', () => {
+  const create = async (hc: Record<string, unknown>) => {
+    const r = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: hc }));
+    return { status: r.status, id: r.json().Id as string, message: r.json().message as string };
+  };
+  const refused = async (hc: Record<string, unknown>, status: number, message: string) => {
+    const c = await create(hc);
+    expect(c.status).toBe(201);
+    const r = await b.request('POST', `/v1.24/containers/${c.id}/start`);
+    expect([r.status, r.json().message]).toEqual([status, message.replace('ID', c.id)]);
+    const st = (await b.request('GET', `/v1.24/containers/${c.id}/json`)).json().State;
+    expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, r.json().message]);
+    await b.request('DELETE', `/v1.24/containers/${c.id}`);
+  };
+
+  test('a pid or ipc namespace’s or volumes’ container must exist at create (400); a network one is looked up at start (404)', async () => {
+    for (const hc of [{ PidMode: 'container:nonexist' }, { IpcMode: 'container:nonexist' }, { VolumesFrom: ['nonexist'] }]) expect(await create(hc)).toEqual({ status: 400, id: undefined, message: 'No such container: nonexist' });
+    await refused({ NetworkMode: 'container:nonexist' }, 404, 'No such container: nonexist');
+  });
+
+  test('a stopped container to join refuses the start in the reference’s words (409; it answers 500 for pid and ipc)', async () => {
+    const other = (await create({})).id;
+    await refused({ NetworkMode: `container:${other}` }, 409, `cannot join network of a non running container: ${other}`);
+    await refused({ PidMode: `container:${other}` }, 409, `container ${other} is not running`);
+    await refused({ IpcMode: `container:${other}` }, 409, `can't join IPC of container ${other}: container ${other} is not running`);
+    await b.request('DELETE', `/v1.24/containers/${other}`);
+  });
+
+  test('the namespaces joined are those of the container’s run at the start (it restarted since create)', async () => {
+    const other = (await create({})).id;
+    await b.request('POST', `/v1.24/containers/${other}/start`);
+    const c = (await create({ NetworkMode: `container:${other}`, PidMode: `container:${other}` })).id;
+    await b.request('POST', `/v1.24/containers/${other}/restart?t=0`);
+    expect((await b.request('POST', `/v1.24/containers/${c}/start`)).status).toBe(204);
+    const e = (await b.request('POST', `/v1.24/containers/${c}/exec`, json({ Cmd: ['ps', '-o', 'comm'], AttachStdout: true }))).json().Id;
+    const out = Buffer.concat(frames((await b.request('POST', `/v1.24/exec/${e}/start`, json({ Detach: false }))).body).map((f) => f.data)).toString();
+    expect(out.split('\n').filter((l) => l === 'sleep')).toHaveLength(2);
+    await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+    await b.request('DELETE', `/v1.24/containers/${other}?force=1`);
+  });
+
+  test('a device missing at start (400 where the reference answers 500); an unknown GroupAdd group (500, as the reference)', async () => {
+    await refused({ Devices: [{ PathOnHost: '/dev/nonexist', PathInContainer: '/dev/x', CgroupPermissions: 'rwm' }] }, 400, 'error gathering device information while adding custom device "/dev/nonexist": no such file or directory');
+    await refused({ GroupAdd: ['nogroup'] }, 500, 'Unable to find group nogroup: no matching entries in group file');
+  });
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);
