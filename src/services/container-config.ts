@@ -770,23 +770,44 @@ export class ContainerConfigurator {
    * 'merged' folder, mounted or not). Null when there is no snapshot.
    */
   async graphDriverData(rec: ContainerRecord): Promise<Record<string, string> | null> {
-    const m = (await this.snapshotMounts(rec.Id).catch(() => []))[0] as MountLike | undefined;
+    const mounts = await this.snapshotMounts(rec.Id).catch(() => []);
+    const m = mounts[0] as MountLike | undefined;
     if (!m || m.type !== 'overlay') return null;
-    const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
-    const { upper, lower } = layerDirs([m]);
+    // The snapshot's dirs are read from its mounts once (they are asked of containerd once: ContainerLive), and a run's
+    // rootfs found mounted in its bundle is known for that run (inspected by the hundred at once, each was three
+    // system calls and the options' scan).
+    let dirs = this.overlayDirs.get(mounts);
+    if (!dirs) {
+      const opt = (k: string) => m.options.find((o) => o.startsWith(`${k}=`))?.slice(k.length + 1);
+      const { upper, lower } = layerDirs([m]);
+      dirs = { lower: lower.length ? lower.join(':') : undefined, upper, work: opt('workdir') };
+      this.overlayDirs.set(mounts, dirs);
+    }
+    const { upper } = dirs;
     // A running task's rootfs is mounted in its bundle (found by its upper dir where the bundle is not known or not there).
     const bundle = this.rootfsPath(rec);
-    const live = rec.State.Running && upper ? (bundle && isOverlayMountPoint(bundle) ? bundle : findOverlayByUpper(upper)) : undefined;
+    let live: string | undefined;
+    if (rec.State.Running && upper) {
+      const run = `${rec.State.Pid} ${rec.State.StartedAt}`;
+      if (bundle && dirs.mountedRun === run) live = bundle;
+      else if (bundle && isOverlayMountPoint(bundle)) {
+        live = bundle;
+        dirs.mountedRun = run;
+      } else live = findOverlayByUpper(upper);
+    }
     const merged = live ?? bundle;
     const data: Record<string, string> = {};
     // Go writes a map's keys sorted.
-    if (lower.length) data.LowerDir = lower.join(':');
+    if (dirs.lower) data.LowerDir = dirs.lower;
     if (merged) data.MergedDir = merged;
     if (upper) data.UpperDir = upper;
-    const work = opt('workdir');
-    if (work) data.WorkDir = work;
+    if (dirs.work) data.WorkDir = dirs.work;
     return data;
   }
+
+  /** A snapshot's overlay dirs by its mounts (ContainerLive keeps those while the container exists), and the run
+   *  whose rootfs was last found mounted in its bundle ("pid startedAt"). */
+  private readonly overlayDirs = new WeakMap<object, { lower?: string; upper?: string; work?: string; mountedRun?: string }>();
 
   /** Where containerd mounts the container's root filesystem when its task runs (undefined if its state is unknown). */
   private rootfsPath(rec: ContainerRecord): string | undefined {
