@@ -34,6 +34,17 @@ export const unauthorized = (msg: string): BerthError => new BerthError('Unautho
 export const notImplemented = (msg: string): BerthError => new BerthError('NotImplemented', msg);
 export const unavailable = (msg: string): BerthError => new BerthError('Unavailable', msg);
 export const systemError = (msg: string, cause?: unknown): BerthError => new BerthError('System', msg, cause);
+/**
+ * A container start refused by what it finds (a device or Blkio*Device path missing, a container to join gone or
+ * stopped, an address that cannot be had): the container stays created with the message as its error and exit code
+ * 128, and the start answers `answer`.
+ */
+export class StartRefusal extends Error {
+  constructor(readonly answer: BerthError) {
+    super(answer.message);
+  }
+}
+
 /** The engine's answer to an operation that needs a running container while its restart policy waits to restart it. */
 export const restartingConflict = (id: string): BerthError => conflict(`Container ${id} is restarting, wait until the container is running`);
 

@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { invalidParameter, systemError } from '../errors';
+import { forbidden, invalidParameter, StartRefusal, systemError, unavailable } from '../errors';
 import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
@@ -69,6 +69,8 @@ export async function planPorts(req: PortRequest): Promise<{ ports: Record<strin
 export interface BridgeOptions {
   /** The CNI network name (host-local keeps its leases under dataDir/<name>). */
   cniName: string;
+  /** The network as the engine names it in messages: `NAME (ID)`. */
+  title?: string;
   bridgeName: string;
   subnet: string;
   gateway?: string;
@@ -158,9 +160,10 @@ export class BridgeNetwork {
   ) {
     this.ipamDir = path.join(opts.dataRoot, 'network', 'ipam');
     fs.mkdirSync(this.ipamDir, { recursive: true });
+    // host-local's range is the whole subnet: a fixed address may be anywhere in it, as the engine allows; the
+    // addresses handed out come from the IP range all the same (berth picks them: nextFree)
     const range: Record<string, string> = { subnet: opts.subnet };
     if (opts.gateway) range.gateway = opts.gateway;
-    if (opts.ipRange) Object.assign(range, rangeBounds(opts.ipRange, opts.subnet));
     this.list = {
       cniVersion: CNI_VERSION,
       name: opts.cniName,
@@ -192,7 +195,7 @@ export class BridgeNetwork {
             logger.warn('cannot install the bridge\'s iptables rules', { bridge: opts.bridgeName, err: String(err) });
           });
     const settled = opts.followsConfig ? this.dropOtherAddresses() : Promise.resolve();
-    const gateway = settled.then(() => (!opts.internal && opts.ipForward === false ? this.gatewayByBerth() : undefined));
+    const gateway = settled.then(() => (!opts.internal && opts.ipForward === false ? this.gatewayByBerth() : undefined)).then(() => this.fixMac());
     this.ready = Promise.all([rules, gateway]).then(() => undefined);
     this.reserve(opts.reserved ?? []);
     if (opts.ipForward !== false) {
@@ -218,6 +221,27 @@ export class BridgeNetwork {
       await execFileP('ip', ['addr', 'replace', want, 'dev', o.bridgeName]);
     } catch (err) {
       this.logger.warn('cannot replace the old address of the bridge', { bridge: o.bridgeName, old, err: String(err) });
+    }
+  }
+
+  /**
+   * The bridge made (when missing) with a MAC address of its own, 02:42 and four random bytes, as the engine gives its
+   * bridges one. A bridge whose MAC the kernel chooses takes its lowest port's and goes back to 00:00:00:00:00:00 when
+   * its last port leaves; the CNI plugin sets the bridge's MAC to what it reads before adding the port, which the
+   * kernel refuses when that is zero: once a network's first container had failed to start (its port added, then
+   * removed), every later start on it failed with 'could not set bridge's mac: invalid argument'.
+   */
+  private async fixMac(): Promise<void> {
+    const name = this.opts.bridgeName;
+    const sys = `/sys/class/net/${name}`;
+    try {
+      if (!fs.existsSync(sys)) await execFileP('ip', ['link', 'add', name, 'type', 'bridge']);
+      // (addr_assign_type 3: set by hand, kept whatever the ports)
+      if (fs.readFileSync(`${sys}/addr_assign_type`, 'utf8').trim() === '3') return;
+      const mac = ['02', '42', ...crypto.randomBytes(4).toString('hex').match(/../g)!].join(':');
+      await execFileP('ip', ['link', 'set', name, 'address', mac]);
+    } catch (err) {
+      this.logger.warn('cannot give the bridge a MAC address of its own', { bridge: name, err: String(err) });
     }
   }
 
@@ -257,7 +281,7 @@ export class BridgeNetwork {
    * last one handed out in last_reserved_ip.0), asked for by the ADD: the MAC, made from it before the ADD as the
    * engine makes it, must be given with it. undefined when nothing is left (the ADD then answers as host-local does).
    */
-  private nextFree(): string | undefined {
+  private nextFree(skip: ReadonlySet<string> = new Set()): string | undefined {
     const dir = path.join(this.ipamDir, this.opts.cniName);
     let last: string | undefined;
     try {
@@ -266,7 +290,7 @@ export class BridgeNetwork {
       last = undefined;
     }
     const range = this.opts.ipRange ? rangeBounds(this.opts.ipRange, this.opts.subnet) : {};
-    return nextAddress({ subnet: this.opts.subnet, ...range, gateway: this.opts.gateway, last, taken: (ip) => this.picking.has(ip) || fs.existsSync(path.join(dir, ip)) });
+    return nextAddress({ subnet: this.opts.subnet, ...range, gateway: this.opts.gateway, last, taken: (ip) => this.picking.has(ip) || skip.has(ip) || fs.existsSync(path.join(dir, ip)) });
   }
 
   /** Plugs an interface for this network into the container's (existing) namespace. */
@@ -276,18 +300,28 @@ export class BridgeNetwork {
     const list = this.listFor(plan.mappings.length > 0);
     // As the engine: the MAC is 02:42 and the IPv4 address's four bytes, unless one was given. (An address is picked
     // for a given MAC too: host-local's own pick could take one picked for another ADD running at the same time.)
-    const picked = a.ip ? undefined : this.nextFree();
-    if (picked) this.picking.add(picked);
+    let picked = a.ip ? undefined : this.nextFree();
+    // (host-local's range is the whole subnet: an IP range with nothing left is told here, in the engine's words)
+    if (!a.ip && !picked && this.opts.ipRange) throw new StartRefusal(unavailable(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+    const takenElsewhere = new Set<string>();
     let result: CniResult | undefined;
-    try {
-      result = await this.add(containerId, ns, a, list, plan.mappings, picked).catch((err) => {
-        // (an address taken after all, by something else than berth: host-local's own pick, the MAC as it comes)
-        if (!picked) throw err;
+    for (let attempt = 0; ; attempt++) {
+      if (picked) this.picking.add(picked);
+      try {
+        result = await this.add(containerId, ns, a, list, plan.mappings, picked);
+        break;
+      } catch (err) {
+        // a fixed address host-local cannot give: another endpoint has it (the engine's 403)
+        if (a.ip && /failed to allocate|not available|already (allocated|reserved)/.test(String((err as Error).message))) throw new StartRefusal(forbidden('Address already in use'));
+        // (an address picked ahead but taken after all, by something else than berth: the next one in the range)
+        if (!picked || attempt >= 3) throw err;
         this.logger.debug('the address picked ahead could not be had', { network: this.opts.cniName, ip: picked, err: String(err) });
-        return this.add(containerId, ns, a, list, plan.mappings, undefined);
-      });
-    } finally {
-      if (picked) this.picking.delete(picked);
+      } finally {
+        if (picked) this.picking.delete(picked);
+      }
+      takenElsewhere.add(picked);
+      picked = this.nextFree(takenElsewhere);
+      if (!picked && this.opts.ipRange) throw new StartRefusal(unavailable(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
     }
     const ip = result?.ips?.find((x) => !x.address.includes(':'));
     if (!ip) throw systemError('CNI bridge returned no address');

@@ -16,7 +16,8 @@ import { withLease } from '../containerd/leases';
 import { TASK_RUNTIME_DIR } from '../containerd/state-dir';
 import { setLabels } from '../containerd/content';
 import { isGrpcAlreadyExists, isGrpcNotFound } from '../containerd/errors';
-import { conflict, invalidParameter, isKind, notFound, systemError, BerthError } from '../errors';
+import { conflict, invalidParameter, isKind, notFound, systemError, StartRefusal } from '../errors';
+export { StartRefusal } from '../errors';
 import { now } from '../runtime/clock';
 import { ContainerStore, newState } from '../store/containers';
 import { createNetns, deleteNetns, netnsPath } from '../network/sandbox';
@@ -60,15 +61,6 @@ export function blockDevicesOf(hc: HostConfig): Record<string, { major: number; 
   return out;
 }
 
-/**
- * A start refused by what it finds (a device or Blkio*Device path missing, a container to join gone or stopped): the
- * container stays created with the message as its error and exit code 128, and the start answers `answer`.
- */
-export class StartRefusal extends Error {
-  constructor(readonly answer: BerthError) {
-    super(answer.message);
-  }
-}
 
 const statMessage = (err: unknown): string => STAT_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ?? (err as Error).message;
 

@@ -5,10 +5,10 @@
 // embedded resolver (services/dns.ts, docs/dns.md) and through their /etc/hosts files, rewritten as peers come and go.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import { BerthError, conflict, invalidParameter, notFound } from '../errors';
+import { BerthError, conflict, forbidden, invalidParameter, notFound, StartRefusal } from '../errors';
 import type { Logger } from '../log';
 import { setupLoopback } from '../network/bridge';
-import { contains, contains6, isIPv6, parseCidr, parseCidr6 } from '../network/ipam';
+import { contains, contains6, ipToInt, isIPv6, parseCidr, parseCidr6 } from '../network/ipam';
 import { createNetns, deleteNetns, nameNetnsOf, netnsPath } from '../network/sandbox';
 import type { ContainerStore } from '../store/containers';
 import type { NetworkService } from './networks';
@@ -17,6 +17,21 @@ import { EMBEDDED_DNS } from '../network/sandbox';
 import type { Endpoint, EndpointConfig, NetworkRecord } from '../types/network';
 import type { ContainerRecord } from '../types/container';
 import { own } from '../translate/own';
+
+/** A fixed address as create and connect check it: it parses (the engine's 400 `invalid IPv4 address: X`). */
+function checkAddressSyntax(ipam: EndpointConfig['IPAMConfig'] | undefined): void {
+  const parses = (ip: string, v6: boolean) => {
+    try {
+      if (v6) contains6(parseCidr6('::/0'), ip);
+      else ipToInt(ip);
+      return isIPv6(ip) === v6;
+    } catch {
+      return false;
+    }
+  };
+  if (ipam?.IPv4Address && !parses(ipam.IPv4Address, false)) throw invalidParameter(`invalid IPv4 address: ${ipam.IPv4Address}`);
+  if (ipam?.IPv6Address && !parses(ipam.IPv6Address, true)) throw invalidParameter(`invalid IPv6 address: ${ipam.IPv6Address}`);
+}
 
 /**
  * Resolves after the writes queued so far went out (a check-phase turn of the event loop): a CNI plugin's exec
@@ -113,17 +128,27 @@ export class ContainerNetworking {
     }
     const cfg = own(endpoints, name) ?? own(endpoints, net.Name) ?? own(endpoints, net.Id) ?? (given.length ? own(endpoints, given[0]) : undefined);
     if (cfg?.Aliases?.length && (net.Predefined)) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
-    if (cfg?.IPAMConfig?.IPv4Address) this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
-    if (cfg?.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
+    checkAddressSyntax(cfg?.IPAMConfig);
     return { [net.Name]: { NetworkID: net.Id, Aliases: cfg?.Aliases ?? null, IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null } };
   }
 
+  /**
+   * A fixed address, as the engine checks it when the endpoint is made (at start, or at a connect of a running
+   * container; create and connect only parse it): a user-defined network with a subnet of its own, in one of its
+   * subnets (anywhere in it: the IP range is for the addresses handed out), not its network or broadcast address.
+   * Refusals are StartRefusals in the reference's words and statuses (the subnet's 400 where it answers 500).
+   */
   private checkAddress(net: NetworkRecord, ip: string): void {
-    if (net.Predefined) throw invalidParameter('user specified IP address is supported on user defined networks only');
-    if (!net.ConfiguredSubnet) throw invalidParameter('user specified IP address is supported only when connecting to networks with user configured subnets');
+    if (net.Predefined) throw new StartRefusal(invalidParameter('user specified IP address is supported on user defined networks only'));
+    if (!net.ConfiguredSubnet) throw new StartRefusal(invalidParameter('user specified IP address is supported only when connecting to networks with user configured subnets'));
     const v6 = isIPv6(ip);
-    const subnet = net.IPAM.Config.find((c) => c.Subnet && isIPv6(c.Subnet) === v6)?.Subnet;
-    if (!subnet || !(v6 ? contains6(parseCidr6(subnet), ip) : contains(parseCidr(subnet), ip))) throw invalidParameter(`no configured subnet or ip-range contain the IP address ${ip}`);
+    const subnet = net.IPAM.Config.find((c) => c.Subnet && isIPv6(c.Subnet) === v6 && (v6 ? contains6(parseCidr6(c.Subnet), ip) : contains(parseCidr(c.Subnet), ip)))?.Subnet;
+    if (!subnet) throw new StartRefusal(invalidParameter(`Invalid address ${ip}: It does not belong to any of this network's subnets`));
+    if (!v6) {
+      const c = parseCidr(subnet);
+      const n = ipToInt(ip);
+      if (c.prefix < 31 && (n === c.base || n === c.base + 2 ** (32 - c.prefix) - 1)) throw new StartRefusal(forbidden('Address already in use'));
+    }
   }
 
   /** Configured networks; records from before user networks existed only had the mode. */
@@ -203,6 +228,9 @@ export class ContainerNetworking {
     if (!driver) throw invalidParameter(`network ${net.Name} cannot be joined`);
     const ports = primary ? { exposed: Object.keys(rec.Config.ExposedPorts ?? {}), bindings: rec.HostConfig.PortBindings ?? {}, publishAll: !!rec.HostConfig.PublishAllPorts } : undefined;
     const endpointId = crypto.randomBytes(32).toString('hex');
+    // (a swarm task's address on an overlay network was given by the swarm's leader: docs/overlay.md)
+    if (cfg.IPAMConfig?.IPv4Address && net.Scope !== 'swarm') this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
+    if (cfg.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
     if (ports) this.checkPortsFree(rec, ports.bindings, endpointId);
     const ep = await driver.attach(rec.Id, ns, { ifname, ports, ip: cfg.IPAMConfig?.IPv4Address || undefined, ip6: cfg.IPAMConfig?.IPv6Address || undefined, mac: (primary && rec.Config.MacAddress) || undefined });
     this.d.networks.publishEndpoint('connect', net, rec.Id);
@@ -302,14 +330,15 @@ export class ContainerNetworking {
     if (nets[net.Name] && (!rec.State.Running || rec.Endpoints?.[net.Name])) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
     if (cfg.Aliases?.length && net.Predefined) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     // (a swarm task's address on an overlay network was given by the swarm's leader: docs/overlay.md)
-    if (cfg.IPAMConfig?.IPv4Address && net.Scope !== 'swarm') this.checkAddress(net, cfg.IPAMConfig.IPv4Address);
-    if (cfg.IPAMConfig?.IPv6Address) this.checkAddress(net, cfg.IPAMConfig.IPv6Address);
+    checkAddressSyntax(cfg.IPAMConfig);
     const ec: EndpointConfig = { NetworkID: net.Id, Aliases: cfg.Aliases ?? null, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
     if (rec.State.Running) {
       const used = new Set(Object.values(rec.Endpoints ?? {}).map((e) => e.ifname));
       let i = 0;
       while (used.has(`eth${i}`)) i++;
-      const ep = await this.plug(rec, net, ec, netnsPath(rec.Id), `eth${i}`, false);
+      const ep = await this.plug(rec, net, ec, netnsPath(rec.Id), `eth${i}`, false).catch((err) => {
+        throw err instanceof StartRefusal ? err.answer : err;
+      });
       rec.Endpoints = { ...(rec.Endpoints ?? {}), [net.Name]: ep };
     }
     nets[net.Name] = ec;

@@ -110,6 +110,7 @@ export class NetworkService {
     return new BridgeNetwork(
       {
         cniName: n.Predefined ? `berth-${n.BridgeName}` : `berth-${n.Id.slice(0, 12)}`,
+        title: `${n.Name} (${n.Id})`,
         bridgeName: n.BridgeName!,
         subnet,
         gateway: ipam.Gateway,

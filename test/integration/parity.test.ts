@@ -411,6 +411,39 @@ describe('what the reference looks up at start, not at create: joined namespaces
   });
 });
 
+test('a fixed address is checked when the endpoint is made, in the reference’s words; anywhere in the subnet; a failed start leaves the network usable', async () => {
+  const net = (await b.request('POST', '/v1.24/networks/create', json({ Name: 'parity-ipr', IPAM: { Config: [{ Subnet: '10.123.0.0/24', IPRange: '10.123.0.128/25' }] } }))).json().Id;
+  await b.request('POST', '/v1.24/networks/create', json({ Name: 'parity-nosub' }));
+  const create = (netName: string, ip: string) => b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: { NetworkMode: netName }, NetworkingConfig: { EndpointsConfig: { [netName]: { IPAMConfig: { IPv4Address: ip } } } } }));
+  const bad = await create('parity-ipr', 'bogus');
+  expect([bad.status, bad.json().message]).toEqual([400, 'invalid IPv4 address: bogus']);
+  const refused = async (netName: string, ip: string, status: number, message: string) => {
+    const c = await create(netName, ip);
+    expect(c.status).toBe(201);
+    const r = await b.request('POST', `/v1.24/containers/${c.json().Id}/start`);
+    expect([ip, r.status, r.json().message]).toEqual([ip, status, message]);
+    const st = (await b.request('GET', `/v1.24/containers/${c.json().Id}/json`)).json().State;
+    expect([st.Status, st.ExitCode, st.Error]).toEqual(['created', 128, message]);
+    await b.request('DELETE', `/v1.24/containers/${c.json().Id}`);
+  };
+  // (the first start on the new network fails: its bridge keeps a MAC of its own, and the next starts run)
+  await refused('parity-ipr', '10.123.1.1', 400, "Invalid address 10.123.1.1: It does not belong to any of this network's subnets");
+  await refused('bridge', '172.31.0.99', 400, 'user specified IP address is supported on user defined networks only');
+  await refused('parity-nosub', '10.1.1.1', 400, 'user specified IP address is supported only when connecting to networks with user configured subnets');
+  // outside the IP range, inside the subnet: the reference takes it
+  const held = (await create('parity-ipr', '10.123.0.9')).json().Id;
+  expect((await b.request('POST', `/v1.24/containers/${held}/start`)).status).toBe(204);
+  expect((await b.request('GET', `/v1.24/containers/${held}/json`)).json().NetworkSettings.Networks['parity-ipr'].IPAddress).toBe('10.123.0.9');
+  // the bridge's MAC is set by hand (kept when its last port leaves: a zero MAC failed every start after a failed one)
+  expect(fs.readFileSync(`/sys/class/net/br-${net.slice(0, 12)}/addr_assign_type`, 'utf8').trim()).toBe('3');
+  for (const ip of ['10.123.0.9', '10.123.0.0', '10.123.0.255']) await refused('parity-ipr', ip, 403, 'Address already in use');
+  // the addresses handed out still come from the IP range
+  const { id, out } = await run({ Cmd: ['sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"'], HostConfig: { NetworkMode: 'parity-ipr' } });
+  expect(out).toBe('inet 10.123.0.128\n');
+  for (const c of [id, held]) await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+  for (const n of [net, 'parity-nosub']) await b.request('DELETE', `/v1.24/networks/${n}`);
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);
