@@ -126,6 +126,9 @@ describe('restart policies, update, stats, OOM', () => {
     expect(old.pids_stats).toBeUndefined();
     expect(old.network).toBeDefined();
     expect(old.networks).toBeUndefined();
+    // 1.21, between the spec's `network` (to v1.20) and `networks` (since v1.22): the reference's `networks`
+    const at121 = (await b.request('GET', `/v1.21/containers/${id}/stats?stream=0`)).json();
+    expect([at121.network, typeof at121.networks]).toEqual([undefined, 'object']);
     const cli = await b.docker(['stats', '--no-stream', 'busyloop'], { apiVersion: '1.24' });
     expect(cli.stdout).toMatch(/64MiB/);
     await b.request('DELETE', `/v1.24/containers/${id}?force=1`);
