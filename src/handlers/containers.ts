@@ -164,8 +164,8 @@ async function logsHandler(req: ApiRequest, res: Response, containers: Container
   if (!stdout && !stderr) throw invalidParameter('Bad parameters: you must choose at least one stream');
   if (rec.HostConfig.LogConfig?.Type === 'none') throw invalidParameter('configured logging driver does not support reading');
   const tailRaw = queryString(req, 'tail');
-  const tail = tailRaw === undefined || tailRaw === '' || tailRaw === 'all' ? undefined : Number(tailRaw);
-  if (tail !== undefined && !Number.isInteger(tail)) throw invalidParameter(`invalid value for "tail": "${tailRaw}"`);
+  // (as the engine: a value that is no integer, as Go's Atoi reads one, means all of it)
+  const tail = tailRaw !== undefined && /^[+-]?\d+$/.test(tailRaw) ? Number(tailRaw) : undefined;
   let sinceNs: bigint | undefined;
   const sinceRaw = supports(req.apiVersion, 'LogsSince') ? queryString(req, 'since') : undefined;
   if (sinceRaw && sinceRaw !== '0') {

@@ -241,12 +241,14 @@ export class ContainerConfigurator {
       // per image): without either, containerd's container is made while the rw snapshot is prepared and the etc
       // files are written (when no named volume is to be made either: a WorkingDir refused below comes before any
       // volume, as it did).
-      const container = async (lower: string[]) => {
-        rec.MountPoints = await this.resolveMounts(rec, lower, undo);
+      // (`rootfsLower` adds the init layer: a new volume is filled from the container's root filesystem as the engine
+      // fills it, with the init layer's mount points, which a read-only volume at /etc needs under the etc binds)
+      const container = async (lower: string[], rootfsLower: string[]) => {
+        rec.MountPoints = await this.resolveMounts(rec, rootfsLower, undo);
         const spec = await this.buildSpec(rec, img, lower);
         await containerApi.create(this.ctr, { id, image: img.names[0] ?? img.id, labels: { 'berth.name': finalName, 'berth.image': img.id }, snapshotter: SNAPSHOTTER, snapshotKey: id, spec, runtime: hc.Runtime === RUNTIME_V1 ? RUNTIME_V1 : undefined, systemdCgroup: this.d.systemdCgroup });
       };
-      const early = !Object.keys(config.Volumes ?? {}).length && this.passwdCache.has(img.chainId) && !(hc.Binds ?? []).some((b) => parseBind(b).named) && !(hc.Mounts ?? []).some((m) => m.Type === 'volume') ? container([]) : undefined;
+      const early = !Object.keys(config.Volumes ?? {}).length && this.passwdCache.has(img.chainId) && !(hc.Binds ?? []).some((b) => parseBind(b).named) && !(hc.Mounts ?? []).some((m) => m.Type === 'volume') ? container([], []) : undefined;
       if (early) {
         early.catch(() => undefined); // awaited below, or by the undo
         undo.push(() => early.then(() => containerApi.remove(this.ctr, id), () => undefined));
@@ -256,7 +258,8 @@ export class ContainerConfigurator {
       await this.setupWorkingDir(id, config.WorkingDir, mounts);
       if (!early) {
         // the image's layers (the init layer is the top one below the rw directory)
-        await container(layerDirs(mounts).lower.slice(1));
+        const lower = layerDirs(mounts).lower;
+        await container(lower.slice(1), lower);
         undo.push(() => containerApi.remove(this.ctr, id));
       }
       await this.d.store.save(rec);
@@ -312,7 +315,8 @@ export class ContainerConfigurator {
 
   /**
    * The container's rw snapshot `id` on its image's init layer; returns its mounts. The init layer (the mount points
-   * of /etc/hosts, /etc/hostname, /etc/resolv.conf, /dev, /proc, /sys and .dockerenv, so that they never show as the
+   * of /etc/hosts, /etc/hostname, /etc/resolv.conf, /dev, /dev/console, /proc, /sys, .dockerenv and the /etc/mtab
+   * link, so that they never show as the
    * container's own changes) is the same for every container of an image: it is made once per image (the engine makes
    * one per container) and shared. The rw snapshot is a GC root from the start (nothing else references it until
    * the container record does; it is removed explicitly with the container, or with the folder of a create cut
@@ -321,7 +325,8 @@ export class ContainerConfigurator {
    * create that finds it gone).
    */
   private async prepareRootfs(id: string, chainId: string, imageId: string): Promise<snapshotApi.SnapshotMount[]> {
-    const init = `berth-init/${chainId || 'scratch'}`;
+    // (berth-init2: the layer with dev/console and etc/mtab; earlier ones stay under their containers until removed)
+    const init = `berth-init2/${chainId || 'scratch'}`;
     const rw = (lease?: string) => snapshotApi.prepare(this.ctr, SNAPSHOTTER, id, init, { lease, labels: { [snapshotApi.GC_ROOT]: 'berth' } });
     try {
       return await rw();
@@ -353,7 +358,15 @@ export class ContainerConfigurator {
     const dir = (d: string) => fs.promises.mkdir(path.join(upper, d), { mode: 0o755 });
     const file = (f: string) => fs.promises.writeFile(path.join(upper, f), '', { mode: 0o755 });
     // the upper directory is new and empty: each level once, the independent ones at the same time
-    await Promise.all([dir('proc'), dir('sys'), file('.dockerenv'), dir('dev').then(() => Promise.all([dir('dev/pts'), dir('dev/shm')])), dir('etc').then(() => Promise.all([file('etc/hosts'), file('etc/hostname'), file('etc/resolv.conf')]))]);
+    // (as the engine's init layer: /dev/console a mount point for a TTY's console, /etc/mtab a link to /proc/mounts)
+    const link = (target: string, f: string) => fs.promises.symlink(target, path.join(upper, f));
+    await Promise.all([
+      dir('proc'),
+      dir('sys'),
+      file('.dockerenv'),
+      dir('dev').then(() => Promise.all([dir('dev/pts'), dir('dev/shm'), file('dev/console')])),
+      dir('etc').then(() => Promise.all([file('etc/hosts'), file('etc/hostname'), file('etc/resolv.conf'), link('/proc/mounts', 'etc/mtab')])),
+    ]);
   }
 
   private async buildSpec(rec: ContainerRecord, img: ResolvedImage, lowerDirs: string[]) {

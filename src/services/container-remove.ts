@@ -84,8 +84,10 @@ export class ContainerRemover {
     }
     if (rec.State.Running) {
       if (!opts.force) {
+        // (the engine's words: a paused container's advice starts with unpausing it)
         const what = rec.State.Paused ? 'paused' : 'running';
-        throw conflict(`You cannot remove a ${what} container ${rec.Id}. Stop the container before attempting removal or force remove`);
+        const advice = rec.State.Paused ? 'Unpause and then stop the container before attempting removal or force remove' : 'Stop the container before attempting removal or force remove';
+        throw conflict(`You cannot remove a ${what} container ${rec.Id}. ${advice}`);
       }
       this.d.monitor.exitOnNext(rec);
       if (rec.State.Paused) await taskApi.resume(ctr, rec.Id).catch(() => undefined);

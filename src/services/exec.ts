@@ -126,6 +126,16 @@ export class ExecService {
     }
     const caps = cfg.Privileged ? ALL_CAPS : spec.process.capabilities.bounding;
     const env = [...spec.process.env];
+    // TERM=xterm is a default of a process with a TTY: the exec's own (the engine makes an exec's environment with its
+    // TTY, not the container's), unless the container's Env sets TERM
+    if (!(rec.Config.Env ?? []).some((e) => e.split('=')[0] === 'TERM')) {
+      const at = env.indexOf('TERM=xterm');
+      if (at >= 0 && !cfg.Tty) env.splice(at, 1);
+      if (at < 0 && cfg.Tty) {
+        const host = env.findIndex((e) => e.startsWith('HOSTNAME='));
+        env.splice(host >= 0 ? host + 1 : Math.min(1, env.length), 0, 'TERM=xterm');
+      }
+    }
     const proc = {
       terminal: !!cfg.Tty,
       user,

@@ -444,6 +444,44 @@ test('a fixed address is checked when the endpoint is made, in the reference’s
   for (const n of [net, 'parity-nosub']) await b.request('DELETE', `/v1.24/networks/${n}`);
 });
 
+test('the root filesystem as the reference’s: init layer dev/console and etc/mtab; a volume at /etc under the etc binds, filled from the root filesystem', async () => {
+  const { id, out } = await run({ Cmd: ['sh', '-c', 'readlink /etc/mtab; cat /etc/hostname'], Hostname: 'h1' });
+  expect(out).toBe('/proc/mounts\nh1\n');
+  // (dev/console is under /dev's tmpfs in the container: export shows it)
+  const tar = (await b.request('GET', `/v1.24/containers/${id}/export`)).body;
+  const names: string[] = [];
+  for (let o = 0; o + 512 <= tar.length && tar[o] !== 0; ) {
+    const name = tar.subarray(o, o + 100).toString().replace(/\0.*$/s, '');
+    const size = parseInt(tar.subarray(o + 124, o + 136).toString().replace(/\0.*$/s, '').trim() || '0', 8);
+    names.push(name);
+    o += 512 + Math.ceil(size / 512) * 512;
+  }
+  expect(names).toEqual(expect.arrayContaining(['dev/console', 'etc/mtab']));
+  await b.request('DELETE', `/v1.24/containers/${id}`);
+  const anon = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], Volumes: { '/etc': {} } }))).json().Id;
+  const ro = await run({ Cmd: ['sh', '-c', 'ls /etc; cat /etc/hostname'], Hostname: 'h2', HostConfig: { VolumesFrom: [`${anon}:ro`] } });
+  expect(ro.out).toBe('group\nhostname\nhosts\nmtab\npasswd\nresolv.conf\nh2\n');
+  for (const c of [ro.id, anon]) await b.request('DELETE', `/v1.24/containers/${c}?v=1`);
+});
+
+test('exec: TERM=xterm is the exec’s own TTY’s; logs: a tail that is no integer is all; a paused container’s removal advice', async () => {
+  const c = (await b.request('POST', '/v1.24/containers/create?name=pt', json({ Image: 'busybox', Tty: true, Cmd: ['sh', '-c', 'echo 1; echo 2; sleep 100'] }))).json().Id;
+  await b.request('POST', `/v1.24/containers/${c}/start`);
+  const env = async (Tty: boolean) => {
+    const e = (await b.request('POST', `/v1.24/containers/${c}/exec`, json({ Cmd: ['env'], AttachStdout: true, Tty }))).json().Id;
+    const r = await b.request('POST', `/v1.24/exec/${e}/start`, json({ Detach: false, Tty }));
+    return (Tty ? r.text : Buffer.concat(frames(r.body).map((f) => f.data)).toString()).includes('TERM=xterm');
+  };
+  expect([await env(false), await env(true)]).toEqual([false, true]);
+  await new Promise((r) => setTimeout(r, 300));
+  for (const t of ['bogus', '2x', ' 1', '-1']) expect([t, (await b.request('GET', `/v1.24/containers/${c}/logs?stdout=1&tail=${encodeURIComponent(t)}`)).text]).toEqual([t, '1\r\n2\r\n']);
+  expect((await b.request('GET', `/v1.24/containers/${c}/logs?stdout=1&tail=1`)).text).toBe('2\r\n');
+  await b.request('POST', `/v1.24/containers/${c}/pause`);
+  const rm = await b.request('DELETE', `/v1.24/containers/${c}`);
+  expect([rm.status, rm.json().message]).toEqual([409, `You cannot remove a paused container ${c}. Unpause and then stop the container before attempting removal or force remove`]);
+  await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);

@@ -177,7 +177,11 @@ export const withMounts: SpecOpt = (s, i) => {
   const dests = new Set(extra.map((m) => m.destination.replace(/\/+$/, '')));
   mounts = mounts.filter((m) => !dests.has(m.destination));
   if (hc.IpcMode === 'host') mounts = mounts.filter((m) => m.destination !== '/dev/shm' && m.destination !== '/dev/mqueue');
-  s.mounts = [...mounts, ...extra];
+  // The user's mounts in the engine's order, the shallower destinations first (a stable sort by path depth): a volume
+  // at /etc goes under the /etc/hosts, /etc/hostname and /etc/resolv.conf binds, not over them.
+  const depth = (m: OciMount) => m.destination.replace(/\/+$/, '').split('/').length;
+  const ordered = extra.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m) - depth(b.m) || a.i - b.i).map((x) => x.m);
+  s.mounts = [...mounts, ...ordered];
   s.root.readonly = !!hc.ReadonlyRootfs;
   // As the engine: a shared bind keeps the root shared, a slave one makes it rslave (runc's own default, named), so the
   // bind stays in its source's peer group (a shared bind under a slave root was a new group, a slave of the host's).
