@@ -35,6 +35,20 @@ function threadsCpu(pid: number): Map<string, { s: number; sys: number }> {
   return out;
 }
 
+/** The capture thread's read and write system calls so far (its /proc io counters). */
+function captureSyscalls(pid: number): { reads: number; writes: number } {
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'berth-capture') continue;
+      const io = fs.readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8');
+      return { reads: Number(/syscr: (\d+)/.exec(io)?.[1]), writes: Number(/syscw: (\d+)/.exec(io)?.[1]) };
+    } catch {
+      /* gone */
+    }
+  }
+  return { reads: 0, writes: 0 };
+}
+
 function procCpu(pid: number): { s: number; sys: number } {
   const t = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = t.slice(t.lastIndexOf(')') + 2).split(' ');
@@ -122,6 +136,7 @@ async function round(dir: string, bytes: number, lineBytes: number, writeSize: n
   // the follower subscribes before the writer starts
   await new Promise((r) => setTimeout(r, 300));
   const t0 = threadsCpu(process.pid);
+  const io0 = captureSyscalls(process.pid);
   const start = process.hrtime.bigint();
   const wfd = fs.openSync(fifo, fs.constants.O_WRONLY);
   const writer = spawn(process.execPath, [__filename, '--writer', String(bytes), String(lineBytes), String(writeSize)], { stdio: ['ignore', wfd, 'inherit'] });
@@ -141,6 +156,7 @@ async function round(dir: string, bytes: number, lineBytes: number, writeSize: n
   await writerExit;
   clearInterval(poll);
   const t1 = threadsCpu(process.pid);
+  const io1 = captureSyscalls(process.pid);
   server.close();
   const c = JSON.parse(out) as { n: number; s: number; sys: number };
   if (c.n !== bytes) throw new Error(`client got ${c.n} of ${bytes}`);
@@ -154,6 +170,9 @@ async function round(dir: string, bytes: number, lineBytes: number, writeSize: n
   r.clientUser = +((((c.s - c.sys) * 1000) / mb).toFixed(2));
   r.clientKernel = +(((c.sys * 1000) / mb).toFixed(2));
   r.writer = +(((wcpu.s * 1000) / mb).toFixed(2));
+  // the capture thread's reads of the FIFO (and writes of the log) per 256 MiB: each costs its JS, an encoding call and a write
+  r.captureReadsPer256MiB = Math.round(((io1.reads - io0.reads) * (256 << 20)) / bytes);
+  r.captureWritesPer256MiB = Math.round(((io1.writes - io0.writes) * (256 << 20)) / bytes);
   r.berth = +Object.entries(r).filter(([key]) => /^(main|capture|other|logread)(User|Kernel)$/.test(key)).reduce((a, [, v]) => a + v, 0).toFixed(2);
   fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
   fs.rmSync(fifo, { force: true });
