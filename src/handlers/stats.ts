@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ApiRequest, Route } from '../http/app';
 import { boolValue, param, queryString } from '../http/query';
 import { writeJSON } from '../http/respond';
-import { toStatsJSON, StatsReading } from '../translate/response/stats';
+import { isZeroReading, toStatsJSON, toZeroStatsJSON, StatsReading } from '../translate/response/stats';
 import { supports } from '../translate/version/features';
 import type { ContainerRecord } from '../types/container';
 
@@ -22,7 +22,7 @@ export function statsRoutes(stats: StatsBackend): Route[] {
     const stream = supports(req.apiVersion, 'StatsPreCPU') && streamParam !== undefined ? boolValue(streamParam) : true;
     if (!stream) {
       const { cur, prev } = await stats.once(rec.Id);
-      writeJSON(res, 200, toStatsJSON(cur, prev, req.apiVersion, who));
+      writeJSON(res, 200, isZeroReading(cur) ? toZeroStatsJSON(undefined, req.apiVersion, who, true) : toStatsJSON(cur, prev, req.apiVersion, who));
       return;
     }
     // The reference's stream of readings names no content type (its single reading is application/json).
@@ -32,7 +32,7 @@ export function statsRoutes(stats: StatsBackend): Route[] {
     let closed = false;
     req.on('close', () => (closed = true));
     for await (const cur of stats.stream(rec.Id, () => !closed)) {
-      res.write(JSON.stringify(toStatsJSON(cur, prev, req.apiVersion, who)) + '\n');
+      res.write(JSON.stringify(isZeroReading(cur) ? toZeroStatsJSON(prev, req.apiVersion, who, false) : toStatsJSON(cur, prev, req.apiVersion, who)) + '\n');
       prev = cur;
     }
     res.end();

@@ -169,12 +169,14 @@ export class StatsService {
     return second ? { cur: second, prev: first } : { cur: EMPTY };
   }
 
-  /** A reading a second while the container runs and `open()` holds. */
+  /**
+   * A reading a second while `open()` holds and the container exists: as the reference's stream, a container that is
+   * not running (never started, or exited meanwhile) gives the zero reading each second.
+   */
   async *stream(id: string, open: () => boolean): AsyncGenerator<StatsReading> {
     while (open()) {
-      const cur = await this.sample(id);
-      if (!cur) return;
-      yield cur;
+      if (!this.store.get(id)) return;
+      yield (await this.sample(id)) ?? EMPTY;
       await new Promise((r) => setTimeout(r, 1000));
     }
   }

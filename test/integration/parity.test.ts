@@ -482,6 +482,32 @@ test('exec: TERM=xterm is the exec’s own TTY’s; logs: a tail that is no inte
   await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
 });
 
+test('stats of a container that is not running: the reference’s zero sample, once or each second in a stream', async () => {
+  const id = (await b.request('POST', '/v1.24/containers/create?name=pzs', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  const cpu = '{"cpu_usage":{"total_usage":0,"usage_in_kernelmode":0,"usage_in_usermode":0},"throttling_data":{"periods":0,"throttled_periods":0,"throttled_time":0}}';
+  const lists = ['io_service_bytes_recursive', 'io_serviced_recursive', 'io_queue_recursive', 'io_service_time_recursive', 'io_wait_time_recursive', 'io_merged_recursive', 'io_time_recursive', 'sectors_recursive'].map((k) => `"${k}":null`).join(',');
+  const head = `{"read":"0001-01-01T00:00:00Z","preread":"0001-01-01T00:00:00Z","pids_stats":{},"blkio_stats":{${lists}},"num_procs":0,"storage_stats":{},"cpu_stats":${cpu},"precpu_stats":${cpu},"memory_stats":{}`;
+  const named = `${head},"name":"/pzs","id":"${id}"}`;
+  for (const v of ['1.20', '1.24']) expect((await b.request('GET', `/v${v}/containers/${id}/stats?stream=0`)).text).toBe(`${named}\n`);
+  const lines = await new Promise<string[]>((resolve) => {
+    const http = require('node:http') as typeof import('node:http');
+    const req = http.get({ socketPath: b.socket, path: `/v1.20/containers/${id}/stats` }, (res) => {
+      let buf = '';
+      res.on('data', (c: Buffer) => {
+        buf += c.toString();
+        const got = buf.split('\n').filter(Boolean);
+        if (got.length >= 2) {
+          req.destroy();
+          resolve(got.slice(0, 2));
+        }
+      });
+    });
+  });
+  const zeroNet = '{"rx_bytes":0,"rx_packets":0,"rx_errors":0,"rx_dropped":0,"tx_bytes":0,"tx_packets":0,"tx_errors":0,"tx_dropped":0}';
+  expect(lines).toEqual([`${head},"network":${zeroNet}}`, `${head},"network":${zeroNet}}`]);
+  await b.request('DELETE', `/v1.24/containers/${id}`);
+});
+
 test('a network missing at create: created (kept by name, no id), the start is the 404; made meanwhile, the start runs', async () => {
   const c = await b.request('POST', '/v1.24/containers/create?name=nonet', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: 'parity-later' } }));
   expect(c.status).toBe(201);

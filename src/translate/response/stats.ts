@@ -130,6 +130,35 @@ function memStatsV1(mem: any): Record<string, number> {
   return stats;
 }
 
+/**
+ * The sample of a container that is not running, as the reference sends it: its empty statistics (Go's zero values:
+ * empty objects, null lists, no per-CPU figures), named at every version for a single reading (`once`, which the
+ * reference encodes as it is); in a stream shaped per version (before 1.21 a zero `network`, from 1.21 named).
+ */
+export function toZeroStatsJSON(prev: StatsReading | undefined, v: ApiVersion, who: { id: string; name: string }, once: boolean): Record<string, unknown> {
+  const cpu = () => ({ cpu_usage: { total_usage: 0, usage_in_kernelmode: 0, usage_in_usermode: 0 }, throttling_data: { periods: 0, throttled_periods: 0, throttled_time: 0 } });
+  const lists = ['io_service_bytes_recursive', 'io_serviced_recursive', 'io_queue_recursive', 'io_service_time_recursive', 'io_wait_time_recursive', 'io_merged_recursive', 'io_time_recursive', 'sectors_recursive'];
+  const out: Record<string, unknown> = {
+    read: ZERO_TIME,
+    preread: prev?.read ?? ZERO_TIME,
+    pids_stats: {},
+    blkio_stats: Object.fromEntries(lists.map((k) => [k, null])),
+    num_procs: 0,
+    storage_stats: {},
+    cpu_stats: cpu(),
+    precpu_stats: cpu(),
+    memory_stats: {},
+  };
+  if (!once && !supports(v, 'StatsNameId')) out.network = sumNetworks({});
+  else Object.assign(out, { name: who.name, id: who.id });
+  return out;
+}
+
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** The reading of a container that is not running (services/stats gives it): toZeroStatsJSON's. */
+export const isZeroReading = (r: StatsReading): boolean => r.read === ZERO_TIME && !Object.keys(r.metrics ?? {}).length;
+
 export function toStatsJSON(cur: StatsReading, prev: StatsReading | undefined, v: ApiVersion, who?: { id: string; name: string }): Record<string, unknown> {
   const m = cur.metrics ?? {};
   if (isV2Metrics(m)) return shapeStats(cur, prev, v, who, v2Parts(cur));
@@ -187,7 +216,8 @@ function shapeStats(cur: StatsReading, prev: StatsReading | undefined, v: ApiVer
 
 /** Before 1.21 (StatsNetworks): one `network` object, the sum over the interfaces. */
 function sumNetworks(networks: Record<string, NetCounters>): NetCounters {
-  const total: NetCounters = { rx_bytes: 0, rx_dropped: 0, rx_errors: 0, rx_packets: 0, tx_bytes: 0, tx_dropped: 0, tx_errors: 0, tx_packets: 0 };
+  // (the reference's key order)
+  const total: NetCounters = { rx_bytes: 0, rx_packets: 0, rx_errors: 0, rx_dropped: 0, tx_bytes: 0, tx_packets: 0, tx_errors: 0, tx_dropped: 0 };
   for (const c of Object.values(networks)) for (const k of Object.keys(total) as (keyof NetCounters)[]) total[k] += c[k];
   return total;
 }
