@@ -107,6 +107,12 @@ export class EventBus implements EventPublisher {
     }
   }
 
+  /** EventPublisher.sendHeld: what the request being handled has held so far goes out now. */
+  sendHeld(): void {
+    const h = this.holdOf?.();
+    if (h && !h.released) h.sendNow?.();
+  }
+
   private drainAll(): void {
     for (const s of this.subs) if (s.queue) this.drain(s);
   }

@@ -14,6 +14,10 @@
 // queued and starts a new epoch: what the request publishes afterwards is held again, to its answer or the next lapse
 // (a force DELETE whose kill took over LAPSE_MS still sends its destroy after its answer). The events the rule is for
 // are published just before their answer (a DELETE's destroy), well within it; the order stays the publish order.
+// A handling that goes on to wait says so (EventPublisher.sendHeld, the same as a lapse at once): a kill's or a stop's
+// kill event goes out before it waits for the exit, and the die (published by the exit monitor, queued behind the
+// kill) with it or as it comes, as the engine's do (asked: docker kill, stop and rm -f beside docker events, the kill
+// and the die reach subscribers before the answer).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { EventHold } from '../types/event';
@@ -45,6 +49,10 @@ class Epoch implements EventHold {
 
   queued(): void {
     this.owner.queued();
+  }
+
+  sendNow(): void {
+    this.owner.sendNow(this);
   }
 }
 
@@ -92,6 +100,13 @@ export class AnswerHold {
     this.lapse = undefined;
     this.epoch = new Epoch(this);
     e.release();
+  }
+
+  /** The handling goes on to wait (EventPublisher.sendHeld): as a lapse, now. */
+  sendNow(e: EventHold): void {
+    if (e !== this.epoch) return;
+    if (this.lapse) clearTimeout(this.lapse);
+    this.lapsed();
   }
 
   /**

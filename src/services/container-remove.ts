@@ -13,6 +13,7 @@ import type { Logger } from '../log';
 import type { ContainerStore } from '../store/containers';
 import { deleteNetns } from '../network/sandbox';
 import type { ContainerRecord } from '../types/container';
+import type { EventPublisher } from '../types/event';
 import type { ContainerLive } from './container-live';
 import type { ContainerMonitor } from './container-monitor';
 import { SNAPSHOTTER } from './images';
@@ -40,6 +41,7 @@ export interface ContainerRemoverDeps {
   live: ContainerLive;
   monitor: ContainerMonitor;
   publish: (rec: ContainerRecord, action: string, extra?: Record<string, string>) => void;
+  events: EventPublisher;
 }
 
 export class ContainerRemover {
@@ -93,6 +95,8 @@ export class ContainerRemover {
       if (rec.State.Paused) await taskApi.resume(ctr, rec.Id).catch(() => undefined);
       this.d.publish(rec, 'kill', { signal: '9' });
       await taskApi.kill(ctr, rec.Id, 9, { all: true }).catch(() => undefined);
+      // (the kill and the die go to subscribers before the answer, as the engine's)
+      this.d.events.sendHeld?.();
       await this.d.monitor.waitExit(rec.Id);
     }
     rec.State.Status = 'removing';

@@ -357,9 +357,12 @@ export class ContainerService {
     if (rec.State.Paused) await taskApi.resume(this.ctr, rec.Id).catch(() => undefined);
     this.publish(rec, 'kill', { signal: String(sig) });
     await this.signal(rec, sig).catch(() => undefined);
+    // (the kill and the die go to subscribers as they happen, before the answer: the engine's)
+    this.d.events.sendHeld?.();
     if ((await this.monitor.waitExit(rec.Id, t < 0 ? undefined : t * 1000)) === undefined) {
       this.publish(rec, 'kill', { signal: '9' });
       await taskApi.kill(this.ctr, rec.Id, 9, { all: true }).catch(() => undefined);
+      this.d.events.sendHeld?.();
       await this.monitor.waitExit(rec.Id);
     }
     // As the reference: stop comes after the run's network disconnects.
@@ -425,7 +428,11 @@ export class ContainerService {
         this.d.logger.warn('cannot unpause a killed container', { id: rec.Id, err: String(err) });
       }
     }
-    if (sig === 9) await this.monitor.waitExit(rec.Id);
+    if (sig === 9) {
+      // (the kill and the die go to subscribers before the answer, which waits for the exit: the engine's)
+      this.d.events.sendHeld?.();
+      await this.monitor.waitExit(rec.Id);
+    }
   }
 
   async wait(ref: string): Promise<number> {

@@ -14,6 +14,12 @@ export interface EngineEvent {
 /** What services depend on to report events. */
 export interface EventPublisher {
   publish(type: EventType, action: string, id: string, attributes?: Record<string, string>, at?: { seconds: number; nanos: number }): void;
+  /**
+   * What the running request has published so far goes to subscribers now, not at its answer: the request goes on
+   * to wait (a kill's or a stop's wait for the exit), and the engine sends its events as they happen, the kill and
+   * the die before the answer. What the request publishes afterwards is held again (src/http/answer.ts).
+   */
+  sendHeld?(): void;
 }
 
 /**
@@ -27,4 +33,6 @@ export interface EventHold {
   onRelease(fn: () => void): void;
   /** An event was just queued behind it (a hold may lapse a while after the last one: src/http/answer.ts). */
   queued?(): void;
+  /** What is queued behind it goes out now; what is published later is held again (EventPublisher.sendHeld). */
+  sendNow?(): void;
 }

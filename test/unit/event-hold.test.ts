@@ -92,6 +92,39 @@ test('a hold lapses a while after the last event queued behind it when its answe
   }
 });
 
+test('a request that goes on to wait sends what it held (sendHeld: a kill\'s kill and die go out before its answer)', () => {
+  jest.useFakeTimers();
+  try {
+    const hold = new AnswerHold(1000);
+    let current: AnswerHold | undefined = hold;
+    const bus = new EventBus({ holdOf: () => current?.current() });
+    const all: EngineEvent[] = [];
+    bus.subscribe().onEvent((e) => all.push(e));
+    bus.publish('container', 'kill', 'a'); // the kill's signal: held
+    current = undefined;
+    bus.publish('container', 'die', 'b'); // the exit monitor's, outside the request: behind 'a'
+    current = hold;
+    expect(ids(all)).toEqual([]);
+    bus.sendHeld(); // the kill waits for the exit now
+    expect(ids(all)).toEqual(['a', 'b']);
+    expect(jest.getTimerCount()).toBe(0); // (the lapse timer went with them)
+    current = undefined;
+    bus.publish('container', 'die', 'c'); // nothing held: at once
+    current = hold;
+    expect(ids(all)).toEqual(['a', 'b', 'c']);
+    bus.publish('container', 'stop', 'd'); // published afterwards: held again, to the answer
+    expect(ids(all)).toEqual(['a', 'b', 'c']);
+    hold.release();
+    expect(ids(all)).toEqual(['a', 'b', 'c', 'd']);
+    bus.sendHeld(); // the answer is out: nothing to do
+    current = undefined;
+    bus.sendHeld(); // outside any request: nothing to do
+    expect(jest.getTimerCount()).toBe(0);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 test('a subscriber with too many events held back is dropped as overflowed', () => {
   const hold = new AnswerHold();
   const bus = new EventBus({ holdOf: () => hold.current(), queueLimit: 2 });
