@@ -1,6 +1,7 @@
 // Per-container plumbing that outlives one task: output listeners, the current run's I/O and json-file log (and the
 // last run's, for reads by logical offset after it ended), exit waiters, restart timers and the promises that order
 // a start after the previous run's cleanup. Shared by the container service and its exit monitor.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { LogReaderThread, streamLogs } from './logs';
 import { followLogs, LiveBatch } from './logs-follow';
@@ -79,6 +80,24 @@ export interface Live {
 
 /** How long after a start's answer a logs read waits for the run's first output (settleAfterStart). */
 const SETTLE_MS = 100;
+/** How long it waits at most while the run's process has not yet blocked or exited (a loaded host: settleAfterStart). */
+const SETTLE_RUNNABLE_MS = 1000;
+
+/**
+ * Whether the process has not yet settled: runnable (it has not had the CPU to write or block yet) or gone (it
+ * exited: its end, the exit's record, is coming). A process that sleeps, waits or is stopped has settled.
+ */
+function notSettled(pid: number | undefined): boolean {
+  if (!pid) return false;
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return true;
+  }
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'R' || state === 'Z' || state === 'X';
+}
 
 export class ContainerLive {
   private readonly live = new Map<string, Live>();
@@ -291,13 +310,23 @@ export class ContainerLive {
    * until SETTLE_MS after the start's answer at most, for the run's first output or its end. The process, the shim's
    * copy and the capture may not have had a core yet when berth's start answered; the reference's start answers
    * later, and its clients were written against that. Nothing waits for a container started longer ago, or once it
-   * wrote; one that writes nothing (a server, a sleep) costs such a read SETTLE_MS.
+   * wrote; one that writes nothing (a server, a sleep) costs such a read SETTLE_MS. On a loaded host the process may
+   * not have had the CPU within SETTLE_MS (a short `echo` read back empty at load 12): past it, the read waits on
+   * while the process is still runnable or has exited (its end is recorded once its output is drained), up to
+   * SETTLE_RUNNABLE_MS.
    */
   private async settleAfterStart(id: string): Promise<void> {
     const live = this.live.get(id);
     if (live?.startedAnswerAt === undefined) return;
     const deadline = live.startedAnswerAt + SETTLE_MS;
-    while (Date.now() < deadline && live.io && !live.io.wroteAny()) await new Promise((r) => setTimeout(r, 2));
+    const cap = live.startedAnswerAt + SETTLE_RUNNABLE_MS;
+    const pid = () => this.store.get(id)?.State.Pid;
+    for (;;) {
+      if (!live.io || live.io.wroteAny()) return;
+      const now = Date.now();
+      if (now >= cap || (now >= deadline && !notSettled(pid()))) return;
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
 
   /** Bytes for stdin from an attached client, held until the run's stdin is open (retried every 20 ms), in order. */
