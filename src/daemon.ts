@@ -240,7 +240,7 @@ export async function startDaemon(config: Config, logger: Logger, opts: DaemonOp
   // berth), removed through the API before their leases go. Left to containerd's GC once the lease was gone, such a
   // snapshot stayed its parent's child (the fault suite saw 'cannot remove snapshot with child' on an init layer
   // whose snapshot list showed no child), and the container could never be removed.
-  const transient = (k: string) => k.startsWith('berth-commit-view-') || k.startsWith('graphdriver-') || k.startsWith('extract-') || k.endsWith('-init-key') || /^berth-init\/.*-key-[0-9a-f]+$/.test(k);
+  const transient = (k: string) => k.startsWith('berth-commit-view-') || k.startsWith('graphdriver-') || k.startsWith('extract-') || k.endsWith('-init-key') || /^berth-init2?\/.*-key-[0-9a-f]+$/.test(k);
   for (const key of await snapshotApi.keysMatching(ctr, SNAPSHOTTER, transient)) await snapshotApi.remove(ctr, SNAPSHOTTER, key).catch(() => undefined);
   const staleLeases = await releaseOperationLeases(ctr, ['berth-create', 'berth-init', 'berth-pull', 'berth-load', 'berth-import', 'berth-commit', 'berth-graphdriver']);
   if (staleLeases.length) logger.info('released the leases of interrupted operations', { leases: staleLeases });

@@ -147,7 +147,7 @@ describe('image load, list, inspect, remove against real containerd', () => {
     await loadBusybox(b, 'initlayer:x', { extraFiles: { 'init-layer-test': 'x' } });
     const img = (await b.request('GET', '/v1.24/images/initlayer:x/json')).json();
     const chain = chainIds(img.RootFS.Layers);
-    const key = `berth-init/${chain[chain.length - 1]}`;
+    const key = `berth-init2/${chain[chain.length - 1]}`;
     const stat = () => b.daemon.ctr.snapshots.Stat({ snapshotter: 'overlayfs', key }).then((s) => s.info?.kind, () => 'gone');
     for (let i = 0; i < 2; i++) {
       const id = (await b.request('POST', '/v1.24/containers/create', { body: { Image: 'initlayer:x', Cmd: ['true'] } })).json().Id;
@@ -159,6 +159,17 @@ describe('image load, list, inspect, remove against real containerd', () => {
     expect((await b.request('DELETE', '/v1.24/images/initlayer:x')).status).toBe(200);
     await forceGC();
     expect(await stat()).toBe('gone');
+  });
+
+  test("an image's init layer cut off before its commit (berth killed) is removed when berth starts", async () => {
+    const img = (await b.request('GET', '/v1.24/images/busybox:latest/json')).json();
+    const chain = chainIds(img.RootFS.Layers);
+    // what prepareRootfs leaves when it is killed between its prepare and its commit, for both layer names
+    const keys = [`berth-init2/${chain[chain.length - 1]}-key-0123456789ab`, `berth-init/${chain[chain.length - 1]}-key-ba9876543210`];
+    for (const key of keys) await b.daemon.ctr.snapshots.Prepare({ snapshotter: 'overlayfs', key, parent: chain[chain.length - 1], labels: {} });
+    await b.restart();
+    const stat = (key: string) => b.daemon.ctr.snapshots.Stat({ snapshotter: 'overlayfs', key }).then(() => 'kept', () => 'gone');
+    expect(await Promise.all(keys.map(stat))).toEqual(['gone', 'gone']);
   });
 
   test('rmi frees the layers before it answers, as the engine does (no collection asked)', async () => {
