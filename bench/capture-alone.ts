@@ -13,6 +13,7 @@ import { LogCaptureThread } from '../src/services/log-capture';
 import { followLogs } from '../src/services/logs-follow';
 import { LogReaderThread } from '../src/services/logs';
 import { openReadFd } from '../src/runtime/fifo';
+import { countFramed } from './framed';
 
 const TICK = 100;
 
@@ -56,38 +57,6 @@ function procCpu(pid: number): { s: number; sys: number } {
   return { s: (Number(f[11]) + Number(f[12])) / TICK, sys: Number(f[12]) / TICK };
 }
 
-function countFramed(res: http.IncomingMessage): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const header = Buffer.alloc(8);
-    let have = 0;
-    let need = 0;
-    let total = 0;
-    res.on('data', (c: Buffer) => {
-      let i = 0;
-      while (i < c.length) {
-        if (need === 0 && have === 0 && i + 8 <= c.length) {
-          need = c.readUInt32BE(i + 4);
-          i += 8;
-          continue;
-        }
-        if (need > 0) {
-          const take = Math.min(need, c.length - i);
-          total += take;
-          need -= take;
-          i += take;
-          continue;
-        }
-        header[have++] = c[i++];
-        if (have === 8) {
-          need = header.readUInt32BE(4);
-          have = 0;
-        }
-      }
-    });
-    res.on('end', () => resolve(total));
-    res.on('error', reject);
-  });
-}
 
 async function clientMain(socketPath: string): Promise<void> {
   const n = await new Promise<number>((resolve, reject) => {

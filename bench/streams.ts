@@ -26,6 +26,7 @@ import { startPrivateContainerd } from '../test/helpers/private-containerd';
 import { writer as writerOf } from './log-writers';
 import { medianCensus, startCensus } from './cpu-census';
 import { removeScratch } from './scratch';
+import { countFramed } from './framed';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const BYTES = 256 << 20;
@@ -42,41 +43,6 @@ const SCENARIOS: Scenario[] = [
   { key: 'logs256MiB1000ByteLinesFastWriter', lineBytes: 1000, fast: true },
 ];
 
-/** Payload bytes of a multiplexed stream (8-byte frame headers stripped), until it ends. Offsets, not
- *  subarrays: the client must not be the bottleneck. */
-function countFramed(res: http.IncomingMessage): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const header = Buffer.alloc(8);
-    let have = 0; // header bytes collected
-    let need = 0; // payload bytes still to skip
-    let total = 0;
-    res.on('data', (c: Buffer) => {
-      let i = 0;
-      while (i < c.length) {
-        if (need === 0 && have === 0 && i + 8 <= c.length) {
-          // a whole header in this chunk: read at once (a 63-byte entry's frame costs one step, not nine)
-          need = c.readUInt32BE(i + 4);
-          i += 8;
-          continue;
-        }
-        if (need > 0) {
-          const take = Math.min(need, c.length - i);
-          total += take;
-          need -= take;
-          i += take;
-          continue;
-        }
-        header[have++] = c[i++];
-        if (have === 8) {
-          need = header.readUInt32BE(4);
-          have = 0;
-        }
-      }
-    });
-    res.on('end', () => resolve(total));
-    res.on('error', reject);
-  });
-}
 
 /**
  * A logs client in a process of its own, as the docker CLI is (in berth's process, its own work and garbage would
