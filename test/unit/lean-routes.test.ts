@@ -1,13 +1,12 @@
 // The lean path (http/app LeanRoute) of GET and HEAD /_ping and GET /containers/{id}/json answers byte for byte as
 // the same routes through express, versioned and not, for the plain requests it takes and the others it leaves to
 // express; the plain ones take it. (The stats route's: test/unit/handlers/stats.test.ts.)
-import * as net from 'node:net';
 import { containerRoutes, ContainersBackend, ExecIdsBackend } from '../../src/handlers/containers';
 import { systemRoutes, SystemBackend } from '../../src/handlers/system';
 import { notFound } from '../../src/errors';
 import type { Route } from '../../src/http/app';
 import { containerRecord, fake } from '../helpers/fakes';
-import { serveRoutes, Served } from '../helpers/serve-routes';
+import { LeanAndExpress, leanAndExpressAnswers, rawAnswer, serveLeanAndExpress } from '../helpers/serve-routes';
 
 const containers = fake<ContainersBackend>({
   find: (ref) => {
@@ -22,26 +21,9 @@ const routes: Route[] = [
   ...systemRoutes(fake<SystemBackend>({})),
   ...containerRoutes(containers, fake<ExecIdsBackend>({ idsFor: (id) => (id.startsWith('c') ? ['e1', 'e2'] : []) })),
 ];
-let leanCalls = 0;
-const lean = routes.map((r) => ({ ...r, lean: r.lean && { ...r.lean, handler: (...a: Parameters<NonNullable<typeof r.lean>['handler']>) => (leanCalls++, r.lean!.handler(...a)) } }));
-const viaExpress = routes.map((r) => ({ ...r, lean: undefined }));
-let a: Served;
-let b: Served;
-beforeAll(async () => ((a = await serveRoutes(lean)), (b = await serveRoutes(viaExpress))));
-afterAll(async () => Promise.all([a.close(), b.close()]));
-
-/** The raw answer (status line, headers in order, body) without its Date. */
-const raw = (port: number, method: string, path: string) =>
-  new Promise<string>((resolve, reject) => {
-    const c = net.connect(port, '127.0.0.1', () => c.end(`${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-    let out = '';
-    c.on('data', (d) => (out += d.toString('latin1')));
-    c.on('end', () => resolve(out.replace(/^Date: .*\r\n/m, '')));
-    c.on('error', reject);
-  });
-
-// (express's own HTML error page, for a parameter it cannot decode, carries the stack: its head is compared)
-const comparable = (r: string) => (/^Content-Type: text\/html/m.test(r) ? r.replace(/^Content-Length: .*\r\n/m, '').replace(/<pre>[^]*<\/pre>/, '') : r);
+let t: LeanAndExpress;
+beforeAll(async () => (t = await serveLeanAndExpress(routes)));
+afterAll(() => t.close());
 
 const versions = ['1.18', '1.19', '1.20', '1.21', '1.22', '1.23', '1.24'];
 const prefixes = ['', ...versions.map((v) => `/v${v}`)];
@@ -54,14 +36,14 @@ describe('/_ping', () => {
     '/_ping?', '/_ping?x=1', '/_ping/', '/_PING', '//_ping', '/./_ping', '/_ping%20', '/_p%69ng', '/_ping#x', '/v1.24/_ping?a=%ZZ',
   ];
   test.each(['GET', 'HEAD', 'POST', 'OPTIONS'].flatMap((m) => paths.map((p) => [m, p])))('%s %s', async (method, path) => {
-    const [x, y] = await Promise.all([raw(a.port, method, path), raw(b.port, method, path)]);
-    expect(comparable(x)).toEqual(comparable(y));
+    const [x, y] = await leanAndExpressAnswers(t, method, path);
+    expect(x).toEqual(y);
   });
 
   test('the plain requests take the lean path', async () => {
-    leanCalls = 0;
-    for (const p of prefixes) for (const m of ['GET', 'HEAD']) await raw(a.port, m, `${p}/_ping`);
-    expect(leanCalls).toBe(prefixes.length * 2);
+    t.leanCalls = 0;
+    for (const p of prefixes) for (const m of ['GET', 'HEAD']) await rawAnswer(t.lean.port, m, `${p}/_ping`);
+    expect(t.leanCalls).toBe(prefixes.length * 2);
   });
 });
 
@@ -75,15 +57,15 @@ describe('GET /containers/{id}/json', () => {
     '/v1.24/containers/a/b/json',
   ];
   test.each(['GET', 'HEAD'].flatMap((m) => paths.map((p) => [m, p])))('%s %s', async (method, path) => {
-    const [x, y] = await Promise.all([raw(a.port, method, path), raw(b.port, method, path)]);
-    expect(comparable(x)).toEqual(comparable(y));
+    const [x, y] = await leanAndExpressAnswers(t, method, path);
+    expect(x).toEqual(y);
   });
 
   test('the plain requests take the lean path', async () => {
-    leanCalls = 0;
-    for (const p of prefixes) await raw(a.port, 'GET', `${p}/containers/web/json`);
-    await raw(a.port, 'GET', '/v1.24/containers/web/json?size=1');
-    await raw(a.port, 'GET', '/v1.24/containers/gone/json');
-    expect(leanCalls).toBe(prefixes.length + 2);
+    t.leanCalls = 0;
+    for (const p of prefixes) await rawAnswer(t.lean.port, 'GET', `${p}/containers/web/json`);
+    await rawAnswer(t.lean.port, 'GET', '/v1.24/containers/web/json?size=1');
+    await rawAnswer(t.lean.port, 'GET', '/v1.24/containers/gone/json');
+    expect(t.leanCalls).toBe(prefixes.length + 2);
   });
 });
