@@ -6,8 +6,9 @@
 //   the machine (other tenants), and the machine's busy and idle time over the cores; for berth's threads also the
 //   time they spent runnable but waiting for a core (schedstat's run delay: `berthMainWaitS`) and the part of their
 //   CPU spent in the kernel (system time: `berthCaptureSysS`, the read, write and socket system calls' copies; the
-//   client's as `clientSysS`), and the census's own time on the main thread of the process it runs in (`censusS`,
-//   not taken off anything).
+//   client's as `clientSysS`), the read and write system calls of berth's threads (/proc's io counters, e.g.
+//   `berthCaptureSyscr` and `berthCaptureSyscw`: the capture thread's FIFO reads and log writes), and the census's
+//   own time on the main thread of the process it runs in (`censusS`, not taken off anything).
 // Linux only; a group that cannot be read is left out.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -72,6 +73,9 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
   const threadLast = new Map<string, number>();
   const waitFirst = new Map<string, number>();
   const waitLast = new Map<string, number>();
+  // read and write system calls of berth's threads, by the same keys
+  const ioFirst = new Map<string, [number, number]>();
+  const ioLast = new Map<string, [number, number]>();
   // system time, by the same keys as the CPU (threads) and `client/<pid>`
   const sysFirst = new Map<string, number>();
   const sysLast = new Map<string, number>();
@@ -141,6 +145,12 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
           if (!waitFirst.has(key)) waitFirst.set(key, first ? wait : 0);
           waitLast.set(key, wait);
         }
+        const io = read(`/proc/${o.berthPid}/task/${tid}/io`);
+        if (io) {
+          const calls: [number, number] = [Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0), Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0)];
+          if (!ioFirst.has(key)) ioFirst.set(key, first ? calls : [0, 0]);
+          ioLast.set(key, calls);
+        }
       }
     }
     for (const pid of o.clientPids?.() ?? []) sampleProc(pid, 'client');
@@ -170,6 +180,12 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
         if (w !== undefined) out[`${name}WaitS`] = (out[`${name}WaitS`] ?? 0) + w - (waitFirst.get(key) ?? w);
         const sys = sysLast.get(key);
         if (sys !== undefined) out[`${name}SysS`] = (out[`${name}SysS`] ?? 0) + sys - (sysFirst.get(key) ?? sys);
+        const io = ioLast.get(key);
+        if (io) {
+          const io0 = ioFirst.get(key) ?? io;
+          out[`${name}Syscr`] = (out[`${name}Syscr`] ?? 0) + io[0] - io0[0];
+          out[`${name}Syscw`] = (out[`${name}Syscw`] ?? 0) + io[1] - io0[1];
+        }
       }
       for (const [key, sys] of sysLast) if (key.startsWith('client/')) out.clientSysS = (out.clientSysS ?? 0) + sys - (sysFirst.get(key) ?? sys);
       for (const [pid, { group, s }] of procLast) out[group] = (out[group] ?? 0) + s - (procFirst.get(pid) ?? s);
@@ -180,12 +196,12 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
       out.machineBusy = m1.busy - m0.busy;
       out.machineIdle = m1.idle - m0.idle;
       const ours = Object.entries(out)
-        .filter(([k]) => !['wallS', 'cores', 'machineBusy', 'machineIdle'].includes(k) && !k.endsWith('WaitS') && !k.endsWith('SysS'))
+        .filter(([k]) => !['wallS', 'cores', 'machineBusy', 'machineIdle'].includes(k) && !/(WaitS|SysS|Syscr|Syscw)$/.test(k))
         .reduce((a, [, v]) => a + v, 0);
       out.everyoneElse = Math.max(0, out.machineBusy - ours);
       out.busyOfCores = out.machineBusy / (wall * out.cores);
       out.censusS = self;
-      for (const k of Object.keys(out)) out[k] = +out[k].toFixed(k === 'censusS' ? 3 : 2);
+      for (const k of Object.keys(out)) out[k] = +out[k].toFixed(k === 'censusS' ? 3 : /Sysc[rw]$/.test(k) ? 0 : 2);
       return out;
     },
   };

@@ -130,6 +130,10 @@ function perMB(census: Record<string, Record<string, number>[]>, key: string): R
     berthTotal: total(fc, ['berthCapture', 'berthMain', 'berthOther']),
     pathTotal: total(fc, ['berthCapture', 'berthMain', 'berthOther', 'client', 'shim', 'writer']),
     everyoneElse: ms(fc.everyoneElse),
+    // the capture thread's read and write system calls per 256 MiB (the FIFO reads, each followed by a log write
+    // and a pass through the encoder and the follower's batcher)
+    captureReadsPer256MiB: Math.round(((fc.berthCaptureSyscr ?? 0) * (256 << 20)) / BYTES),
+    captureWritesPer256MiB: Math.round(((fc.berthCaptureSyscw ?? 0) * (256 << 20)) / BYTES),
   };
   const raw = {
     ...split(rc, 'rawReader', 'reader'),
