@@ -15,6 +15,7 @@ import { JsonFileLog, JsonFileLogOptions, LogLayout, openClosedLog } from '../ru
 import type { LogSource } from '../runtime/logfiles';
 import type { CapturedOutput, FollowBatch, OutputCapture, OutputListener } from '../runtime/io';
 import { BATCH, FollowBatcher } from './logs-follow';
+import { ReadCoalescing, type CoalescingOptions } from './read-coalescing';
 import { detailsPrefix } from './logs';
 import type { LogReadOptions, LogStreamFormat } from '../types/logs';
 import type { StreamName } from '../types/io';
@@ -85,7 +86,12 @@ export class CaptureHost {
   /** Every capture's output is read into this buffer, encoded and written out before the next read. */
   private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
 
-  constructor(private readonly post: Post<FromCapture>) {}
+  /** On a thread of its own only: a sleep there holds up nothing but the thread's other captures. */
+  private readonly coalescing?: ReadCoalescing;
+
+  constructor(private readonly post: Post<FromCapture>, coalescing?: CoalescingOptions) {
+    if (coalescing) this.coalescing = new ReadCoalescing(coalescing);
+  }
 
   handle(m: ToCapture): void {
     if (m.t === 'open') return this.open(m);
@@ -151,7 +157,9 @@ export class CaptureHost {
     }
     this.caps.set(m.cid, c);
     const read = this.readBuffer;
+    const co = this.coalescing;
     const attach = (stream: StreamName, fd: number) => {
+      const pace = co?.pace();
       const onRead = (n: number) => {
         const view = read.subarray(0, n);
         log?.write(stream, view);
@@ -160,6 +168,7 @@ export class CaptureHost {
           view.copy(Buffer.from(ab));
           this.post({ t: 'out', cid: m.cid, stream, buf: ab }, [ab]);
         }
+        if (pace) co!.read(pace, n);
       };
       const r = readerOnFd(fd, onRead, read);
       c.drains.push(() => drainNow(fd, read, onRead));

@@ -1,0 +1,115 @@
+// Read coalescing on the capture thread (docs/performance.md, "The log path"). Each FIFO read is a json-file write, a
+// pass through the encoder and the follower's batcher, and a wake-up; behind a writer of a few KiB per write the
+// thread wakes for every copy the shim makes (16 KiB reads on average, three times as many as the same bytes need
+// when the pipe is let fill). The json-file write stays before the next read (nothing the shim handed over is lost
+// when berth is killed), so reads are made larger only by reading later: after a short read of a sustained stream
+// the thread sleeps, once per turn of its loop, until the pipe should hold about TARGET bytes at the rate it has been
+// filling. A full read (the pipe may have been full: the writer may have waited) means no sleep in that turn, and a
+// stream read after a gap (a line now and then, a shell) asks for none: its reads are handled at once, as without.
+// The sleep is an Atomics.wait, the only sub-millisecond wait a Node thread has (timers count whole milliseconds,
+// in which a fast writer fills the 64 KiB pipe several times over; Node cannot make the pipe larger).
+
+/** What one FIFO's reads have looked like. */
+export interface ReadPace {
+  /** When the last read was handled (ms, performance.now()). */
+  last: number;
+  /** The rate the pipe has been filling at (bytes per ms), as estimated from the reads. */
+  rate: number;
+}
+
+export interface CoalescingOptions {
+  /** What a read should find in the pipe (bytes): half the pipe by default, so that a writer twice as fast as
+   *  estimated still does not fill it. */
+  target?: number;
+  /** The longest sleep (ms). */
+  maxSleepMs?: number;
+  /** A read this long after the last one is not part of a sustained stream (ms). */
+  sustainedMs?: number;
+  /** A read of this many bytes or more found the pipe (nearly) full. */
+  full?: number;
+}
+
+/** The clock, the sleep and the end of the turn (replaced in the unit tests). */
+export interface CoalescingHooks {
+  now(): number;
+  sleep(ms: number): void;
+  later(f: () => void): void;
+}
+
+/** Sleeps shorter than this are not worth a system call (ms). */
+const MIN_SLEEP_MS = 0.03;
+/** How much longer than asked a sleep lasts (ms): the kernel's timer slack for a thread (50 µs) and the wake-up.
+ *  Measured on the development machine, idle: 0.1 ms asked, 0.167 slept (median). */
+const OVERSLEEP_MS = 0.065;
+
+export class ReadCoalescing {
+  private readonly cell = new Int32Array(new SharedArrayBuffer(4));
+  private readonly target: number;
+  private readonly maxSleepMs: number;
+  private readonly sustainedMs: number;
+  private readonly full: number;
+  /** The earliest time a read of this turn asked to be woken at; 0: no sleep in this turn. */
+  private wakeAt = Infinity;
+  private scheduled = false;
+
+  private readonly hooks: CoalescingHooks;
+
+  constructor(o: CoalescingOptions = {}, hooks?: CoalescingHooks) {
+    this.hooks = hooks ?? { now: () => performance.now(), sleep: (ms) => void Atomics.wait(this.cell, 0, 0, ms), later: setImmediate };
+    this.target = o.target ?? 32 << 10;
+    this.maxSleepMs = o.maxSleepMs ?? 0.5;
+    this.sustainedMs = o.sustainedMs ?? 1;
+    this.full = o.full ?? 60 << 10;
+  }
+
+  pace(): ReadPace {
+    return { last: -Infinity, rate: 0 };
+  }
+
+  /**
+   * A read of `n` bytes was handled (written to the log, handed to followers): when its stream's next read should be
+   * made, and a sleep until then (or the earliest such time of this turn's reads) after this turn's reads.
+   */
+  read(p: ReadPace, n: number): void {
+    const t = this.hooks.now();
+    const dt = t - p.last;
+    p.last = t;
+    if (n >= this.full) {
+      // the writer may have waited on a full pipe: read again as soon as it is readable
+      p.rate = Math.max(p.rate, n / Math.max(dt, 0.001));
+      this.wakeAt = 0;
+      return this.atTurnEnd();
+    }
+    if (!(dt < this.sustainedMs)) {
+      // the first read after a gap: handled at once, and no sleep for it
+      p.rate = 0;
+      return;
+    }
+    // what the pipe took since the last read, over that time (it was never full: the read was short); a faster
+    // reading counts at once, a slower one half
+    const rate = n / Math.max(dt, 0.001);
+    p.rate = rate >= p.rate ? rate : Math.max(rate, p.rate / 2);
+    if (n >= this.target) {
+      // the reads are as large as asked already (the thread keeps up only just): no sleep in this turn
+      this.wakeAt = 0;
+      return this.atTurnEnd();
+    }
+    const at = t + Math.min(this.target / p.rate, this.maxSleepMs) - OVERSLEEP_MS;
+    if (at < this.wakeAt) this.wakeAt = at;
+    this.atTurnEnd();
+  }
+
+  private atTurnEnd(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.hooks.later(this.turnEnd);
+  }
+
+  /** After every read of this turn of the loop: the sleep the reads asked for, if any. */
+  private readonly turnEnd = (): void => {
+    this.scheduled = false;
+    const ms = this.wakeAt - this.hooks.now();
+    this.wakeAt = Infinity;
+    if (ms >= MIN_SLEEP_MS) this.hooks.sleep(Math.min(ms, this.maxSleepMs));
+  };
+}
