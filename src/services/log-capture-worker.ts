@@ -6,11 +6,7 @@ import { nameThread } from '../runtime/thread-name';
 const port = parentPort;
 if (port) {
   nameThread('berth-capture');
-  const env = (k: string) => (process.env[k] ? Number(process.env[k]) : undefined);
-  const off = process.env.BERTH_COALESCE === '0';
-  const host = new CaptureHost(
-    (m: FromCapture, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer),
-    off ? undefined : { target: env('BERTH_COALESCE_TARGET'), maxSleepMs: env('BERTH_COALESCE_MAX_MS'), sustainedMs: env('BERTH_COALESCE_SUSTAINED_MS') },
-  );
+  // reads coalesced (read-coalescing.ts): on its own thread a sleep holds up nothing but the other captures
+  const host = new CaptureHost((m: FromCapture, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer), {});
   port.on('message', (m: ToCapture) => host.handle(m));
 }

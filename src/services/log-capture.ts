@@ -86,7 +86,8 @@ export class CaptureHost {
   /** Every capture's output is read into this buffer, encoded and written out before the next read. */
   private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
 
-  /** On a thread of its own only: a sleep there holds up nothing but the thread's other captures. */
+  /** Short reads of a sustained stream made larger by reading later (read-coalescing.ts): on the thread only, where
+   *  a sleep holds up nothing but the thread's other captures (in-process, it would hold up the whole process). */
   private readonly coalescing?: ReadCoalescing;
 
   constructor(private readonly post: Post<FromCapture>, coalescing?: CoalescingOptions) {

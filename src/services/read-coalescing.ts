@@ -1,13 +1,19 @@
 // Read coalescing on the capture thread (docs/performance.md, "The log path"). Each FIFO read is a json-file write, a
 // pass through the encoder and the follower's batcher, and a wake-up; behind a writer of a few KiB per write the
-// thread wakes for every copy the shim makes (16 KiB reads on average, three times as many as the same bytes need
-// when the pipe is let fill). The json-file write stays before the next read (nothing the shim handed over is lost
-// when berth is killed), so reads are made larger only by reading later: after a short read of a sustained stream
-// the thread sleeps, once per turn of its loop, until the pipe should hold about TARGET bytes at the rate it has been
-// filling. A full read (the pipe may have been full: the writer may have waited) means no sleep in that turn, and a
-// stream read after a gap (a line now and then, a shell) asks for none: its reads are handled at once, as without.
-// The sleep is an Atomics.wait, the only sub-millisecond wait a Node thread has (timers count whole milliseconds,
-// in which a fast writer fills the 64 KiB pipe several times over; Node cannot make the pipe larger).
+// thread wakes for every copy the shim makes (14-16 KiB reads in bench:streams' follow, where the same bytes from a
+// writer alone are read 56 KiB at a time). The json-file write stays before the next read (nothing the shim handed
+// over is lost when berth is killed), so reads are made larger only by reading later: after a short read of a
+// sustained stream the thread sleeps, once per turn of its loop (after every fd that was ready has been read), until
+// the pipe should hold about `target` bytes at the rate it has been filling, and at most `maxSleepMs`.
+// - Nothing is read later than that: a read of a stream read last more than `sustainedMs` ago (a line now and then, a
+//   shell) asks for no sleep, so it and what follows it soon are handled at once; a sustained stream's output, or a
+//   quiet one's while another streams, is read at most `maxSleepMs` later than without.
+// - The writer is not held back: a short read means the pipe was never full since the last one (only reads empty
+//   it); a full read, or one of the target (the thread keeps up only just), means no sleep in that turn; the target
+//   is half the pipe, so a writer twice as fast as estimated still does not fill it. A writer that speeds up more
+//   than that during a sleep waits for the rest of that sleep, once.
+// The sleep is an Atomics.wait, the only sub-millisecond wait a Node thread has (timers count whole milliseconds, in
+// which a fast writer fills the 64 KiB pipe several times over; Node cannot make the pipe larger).
 
 /** What one FIFO's reads have looked like. */
 export interface ReadPace {

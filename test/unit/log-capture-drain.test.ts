@@ -1,6 +1,6 @@
 // The capture thread's side (CaptureHost), in-process: a read of the log asked while the container's output is still
 // in its FIFO (the reader's turn has not come yet) finds that output in the log, in order with what came before.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,6 +34,39 @@ test('openLog reads what the FIFO holds before answering', async () => {
   } finally {
     fs.closeSync(writer);
     for (let i = 0; i < 50 && !posted.some((m) => m.t === 'done'); i++) await tick();
+    host.handle({ t: 'close', cid: 1 });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with reads coalesced, a stream and a line after a gap are logged whole and in order', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-coalesce-'));
+  const fifo = path.join(dir, 'stdout');
+  execFileSync('mkfifo', [fifo]);
+  const fd = openReadFd(fifo);
+  const posted: FromCapture[] = [];
+  const host = new CaptureHost((m) => posted.push(m), {});
+  const log = path.join(dir, 'log.json');
+  host.handle({ t: 'open', cid: 1, fds: { stdout: fd }, file: log, state: new SharedArrayBuffer(16) });
+  try {
+    // 20,000 numbered lines in 4 KiB writes from another process (a sustained stream of short reads: the thread
+    // sleeps between reads), then a gap and one more line
+    const script = `const fs=require('fs');let s='';for(let i=0;i<20000;i++)s+='line '+i+'\\n';const b=Buffer.from(s);for(let o=0;o<b.length;o+=4096)fs.writeSync(1,b,o,Math.min(4096,b.length-o));setTimeout(()=>fs.writeSync(1,'last\\n'),100)`;
+    const w = fs.openSync(fifo, fs.constants.O_WRONLY);
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', w, 'inherit'] });
+    fs.closeSync(w);
+    await new Promise((r) => child.on('exit', r));
+    for (let i = 0; i < 200 && !posted.some((m) => m.t === 'done'); i++) await tick();
+    expect(posted.some((m) => m.t === 'done')).toBe(true);
+    // (a read that ends within a line is an entry of its own)
+    const text = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { log: string }).log)
+      .join('');
+    expect(text).toBe(Array.from({ length: 20000 }, (_, i) => `line ${i}\n`).join('') + 'last\n');
+  } finally {
     host.handle({ t: 'close', cid: 1 });
     fs.rmSync(dir, { recursive: true, force: true });
   }
