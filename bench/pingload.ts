@@ -260,7 +260,16 @@ async function main(): Promise<void> {
           ...Object.fromEntries(builds.map((b) => [b.name, res[b.name]])),
           bareNodeFloor: res.bareNodeFloor,
           reference: res.reference ?? 'not answering',
-          ...(rounds > 1 ? { rounds: { order, busyPingMs: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.busyPingMs)])) } } : {}),
+          ...(rounds > 1
+            ? {
+                rounds: {
+                  order,
+                  busyPingMs: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.busyPingMs)])),
+                  writersMBps: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.writersMBps)])),
+                  captureCpuS: Object.fromEntries(names.map((n) => [n, got[n].map((p) => p.cpuCensus.berthCapture ?? p.cpuCensus.dockerdOther)])),
+                },
+              }
+            : {}),
           goals: { busyPingP99Ms: '< 5' },
         },
         null,
