@@ -11,7 +11,8 @@
 // - The writer is not held back: a short read means the pipe was never full since the last one (only reads empty
 //   it); a full read, or one of the target (the thread keeps up only just), means no sleep in that turn; the target
 //   is half the pipe, so a writer twice as fast as estimated still does not fill it. A writer that speeds up more
-//   than that during a sleep waits for the rest of that sleep, once.
+//   than that during a sleep waits for the rest of that sleep, once. (The pipe is 64 KiB: berth opens the FIFOs as
+//   root, whom the kernel's per-user pipe limits do not shrink; a pipe under the target would make the writer wait.)
 // The sleep is an Atomics.wait, the only sub-millisecond wait a Node thread has (timers count whole milliseconds, in
 // which a fast writer fills the 64 KiB pipe several times over; Node cannot make the pipe larger).
 
