@@ -49,14 +49,14 @@ test('with reads coalesced, a stream and a line after a gap are logged whole and
   const log = path.join(dir, 'log.json');
   host.handle({ t: 'open', cid: 1, fds: { stdout: fd }, file: log, state: new SharedArrayBuffer(16) });
   try {
-    // 20,000 numbered lines in 4 KiB writes from another process (a sustained stream of short reads: the thread
-    // sleeps between reads), then a gap and one more line
-    const script = `const fs=require('fs');let s='';for(let i=0;i<20000;i++)s+='line '+i+'\\n';const b=Buffer.from(s);for(let o=0;o<b.length;o+=4096)fs.writeSync(1,b,o,Math.min(4096,b.length-o));setTimeout(()=>fs.writeSync(1,'last\\n'),100)`;
+    // 100,000 numbered lines in 4 KiB writes 0.1 ms apart from another process (a sustained stream of short reads:
+    // the host sleeps between reads, ~45 times), then a gap and one more line
+    const script = `const fs=require('fs');let s='';for(let i=0;i<100000;i++)s+='line '+i+'\\n';const b=Buffer.from(s);for(let o=0;o<b.length;o+=4096){fs.writeSync(1,b,o,Math.min(4096,b.length-o));const t=process.hrtime.bigint();while(process.hrtime.bigint()-t<100000n);}setTimeout(()=>fs.writeSync(1,'last\\n'),100)`;
     const w = fs.openSync(fifo, fs.constants.O_WRONLY);
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', w, 'inherit'] });
     fs.closeSync(w);
     await new Promise((r) => child.on('exit', r));
-    for (let i = 0; i < 200 && !posted.some((m) => m.t === 'done'); i++) await tick();
+    for (const t0 = Date.now(); Date.now() - t0 < 10_000 && !posted.some((m) => m.t === 'done'); ) await tick();
     expect(posted.some((m) => m.t === 'done')).toBe(true);
     // (a read that ends within a line is an entry of its own)
     const text = fs
@@ -65,7 +65,7 @@ test('with reads coalesced, a stream and a line after a gap are logged whole and
       .split('\n')
       .map((l) => (JSON.parse(l) as { log: string }).log)
       .join('');
-    expect(text).toBe(Array.from({ length: 20000 }, (_, i) => `line ${i}\n`).join('') + 'last\n');
+    expect(text).toBe(Array.from({ length: 100000 }, (_, i) => `line ${i}\n`).join('') + 'last\n');
   } finally {
     host.handle({ t: 'close', cid: 1 });
     fs.rmSync(dir, { recursive: true, force: true });
