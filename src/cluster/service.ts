@@ -209,7 +209,7 @@ export class ClusterService {
             this.state?.sawLeader();
           },
           (err) => {
-            this.deps.logger.debug('swarm reconcile', { err: String(err) });
+            this.deps.logger.debug('swarm reconcile', { err: String(err), cause: String((err as { cause?: unknown }).cause ?? '') });
             this.failedRounds++;
             this.reachOtherManagers();
           },

@@ -70,7 +70,30 @@ export interface EtcdCredentials {
 const etcd3 = (): typeof import('etcd3') => require('etcd3');
 const cockatiel = (): typeof import('cockatiel') => require('cockatiel');
 
-const hostFailure = (err: Error): boolean => etcd3().isRecoverableError(err) && !/unhealthy cluster|not enough started members/.test(err.message);
+/** etcd refusing a reconfiguration: the answer of a healthy member, not to be repeated at once nor held against it. */
+const REFUSAL = /unhealthy cluster|not enough started members/;
+/**
+ * Failures that say nothing against the host that gave them. etcd's leaderless answers (an election after a member's
+ * loss): the cluster's state, which every member answers alike, and the member that answered serves again once a
+ * leader is elected. And grpc-js's "Channel closed before call started": the calls queued on a channel that etcd3
+ * closed itself, as it does after any recoverable failure on that host (a leaderless answer among them) — the failure
+ * behind the close, if it was the host's, counted already.
+ */
+const NOT_THE_HOST = /etcdserver: (no leader|leader changed|request timed out)|Channel closed before call started/;
+
+/** A call that failed in a way another attempt may not (etcd3's recoverable errors, less etcd's refusals). */
+export const retriable = (err: Error): boolean => etcd3().isRecoverableError(err) && !REFUSAL.test(err.message);
+
+/**
+ * A failure of the host itself (unreachable, connection dropped, no answer in time), which counts towards opening its
+ * circuit (3 in a row: the node's calls skip the host for 5 s, and fail when every host's circuit is open). The
+ * failures of NOT_THE_HOST do not: an election makes them by the dozen (every read waiting on the lost leader answers
+ * "leader changed", and etcd3 then closes the host's channel under the calls queued on it). Counted, they opened the
+ * circuit of the node's own live member — the dead one's is open already — and every call of the node failed for 5 s
+ * after the cluster had its new leader: a killed leader showed down 11 s after its kill instead of 4-5 (a bound of 6),
+ * and the background rounds failed long enough to rebuild the client, which moved the leadership.
+ */
+export const hostFailure = (err: Error): boolean => retriable(err) && !NOT_THE_HOST.test(err.message);
 
 function fromEtcd(err: unknown): BerthError {
   if (err instanceof BerthError) return err;
@@ -112,10 +135,17 @@ export class ClusterState {
       grpcOptions: { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' },
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS }),
       // etcd3's default policies, less etcd's refusals of a reconfiguration ("unhealthy cluster"): those are answers
-      // of a healthy member (retried by memberAdd itself), not a host to avoid or a call to repeat elsewhere.
+      // of a healthy member (retried by memberAdd itself), not a host to avoid or a call to repeat elsewhere. Its
+      // leaderless answers are tried again (another member may have its leader already) but open no circuit.
       faultHandling: {
-        host: () => circuitBreaker(handleWhen(hostFailure), { halfOpenAfter: 5000, breaker: new ConsecutiveBreaker(3) }),
-        global: retry(handleWhen(hostFailure), { maxAttempts: 3 }),
+        host: (host) => {
+          const b = circuitBreaker(handleWhen(hostFailure), { halfOpenAfter: 5000, breaker: new ConsecutiveBreaker(3) });
+          b.onBreak((r) => logger.debug('etcd host circuit open', { host, err: 'error' in r ? String(r.error) : 'isolated' }));
+          b.onHalfOpen(() => logger.debug('etcd host circuit half-open', { host }));
+          b.onReset(() => logger.debug('etcd host circuit closed', { host }));
+          return b;
+        },
+        global: retry(handleWhen(retriable), { maxAttempts: 3 }),
       },
     };
     this.client = new (etcd3().Etcd3)(opts);
@@ -132,13 +162,15 @@ export class ClusterState {
    */
   async patient<T>(read: () => Promise<T>): Promise<T> {
     const start = Date.now();
-    for (;;) {
+    for (let tries = 1; ; tries++) {
       try {
         const v = await read();
         this.leaderlessSince = undefined;
+        if (tries > 1) this.logger.debug('a read waited out a leaderless spell', { ms: Date.now() - start, tries });
         return v;
       } catch (err) {
         if (!(err instanceof BerthError && err.message === NO_LEADER)) throw err;
+        if (tries === 1) this.logger.debug('a read found no leader', { cause: String(err.cause) });
         this.leaderlessSince ??= start;
         if (Date.now() - this.leaderlessSince >= LEADERLESS_WAIT_MS) throw err;
         await new Promise((r) => setTimeout(r, LEADERLESS_POLL_MS));

@@ -1,7 +1,8 @@
 // ClusterState.patient() (src/cluster/state.ts): an API read waits out a leaderless spell of up to
 // LEADERLESS_WAIT_MS (an etcd election after a membership change), then answers NO_LEADER at once, as a manager of
 // the reference does once quorum is lost. No etcd is reached: the reads are functions of the test.
-import { ClusterState, LEADERLESS_WAIT_MS, NO_LEADER } from '../../src/cluster/state';
+import { ClusterState, hostFailure, LEADERLESS_WAIT_MS, NO_LEADER, retriable } from '../../src/cluster/state';
+import { castGrpcError } from 'etcd3';
 import { systemError } from '../../src/errors';
 
 const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as never;
@@ -59,4 +60,31 @@ test('other errors are not retried', async () => {
   });
   expect(await settle(state.patient(read))).toEqual({ error: 'boom' });
   expect(read).toHaveBeenCalledTimes(1);
+});
+
+// The etcd client's fault policies (state.ts): which failures count against a host (its circuit opens after 3 in a
+// row, and the node's calls skip it for 5 s) and which are tried again at once.
+describe('fault classes of etcd calls', () => {
+  const grpc = (code: number, message: string) => castGrpcError(Object.assign(new Error(message), { code }));
+
+  test("etcd's leaderless answers and a channel etcd3 closed are tried again but are not the host's failure", () => {
+    for (const m of ['14 UNAVAILABLE: Channel closed before call started', '14 UNAVAILABLE: etcdserver: leader changed', '14 UNAVAILABLE: etcdserver: no leader', '14 UNAVAILABLE: etcdserver: request timed out', '14 UNAVAILABLE: etcdserver: request timed out, possibly due to previous leader failure']) {
+      expect([m, retriable(grpc(14, m)), hostFailure(grpc(14, m))]).toEqual([m, true, false]);
+    }
+  });
+
+  test('an unreachable host, a dropped connection, no answer in time: the host failed', () => {
+    for (const [code, m] of [
+      [14, '14 UNAVAILABLE: No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.41:2379'],
+      [14, '14 UNAVAILABLE: Connection dropped'],
+      [4, '4 DEADLINE_EXCEEDED: Deadline exceeded'],
+    ] as const) {
+      expect([m, retriable(grpc(code, m)), hostFailure(grpc(code, m))]).toEqual([m, true, true]);
+    }
+  });
+
+  test("etcd's refusals of a reconfiguration are neither", () => {
+    const m = '14 UNAVAILABLE: etcdserver: unhealthy cluster';
+    expect([retriable(grpc(14, m)), hostFailure(grpc(14, m))]).toEqual([false, false]);
+  });
 });
