@@ -75,11 +75,12 @@ const REFUSAL = /unhealthy cluster|not enough started members/;
 /**
  * Failures that say nothing against the host that gave them. etcd's leaderless answers (an election after a member's
  * loss): the cluster's state, which every member answers alike, and the member that answered serves again once a
- * leader is elected. And grpc-js's "Channel closed before call started": the calls queued on a channel that etcd3
- * closed itself, as it does after any recoverable failure on that host (a leaderless answer among them) — the failure
- * behind the close, if it was the host's, counted already.
+ * leader is elected. grpc-js's "Cancelled on client": a stream this client ended itself (etcd3 cancels its watch
+ * stream when the last watcher goes, as when a campaign is won, and takes the cancel for a failure of the host). And
+ * "Channel closed before call started": the calls queued on a channel etcd3 closed itself, as it does after any
+ * recoverable failure on a host, these included (the failure behind the close, if it was the host's, counted already).
  */
-const NOT_THE_HOST = /etcdserver: (no leader|leader changed|request timed out)|Channel closed before call started/;
+const NOT_THE_HOST = /etcdserver: (no leader|leader changed|request timed out)|Cancelled on client|Channel closed before call started/;
 
 /** A call that failed in a way another attempt may not (etcd3's recoverable errors, less etcd's refusals). */
 export const retriable = (err: Error): boolean => etcd3().isRecoverableError(err) && !REFUSAL.test(err.message);
@@ -87,11 +88,12 @@ export const retriable = (err: Error): boolean => etcd3().isRecoverableError(err
 /**
  * A failure of the host itself (unreachable, connection dropped, no answer in time), which counts towards opening its
  * circuit (3 in a row: the node's calls skip the host for 5 s, and fail when every host's circuit is open). The
- * failures of NOT_THE_HOST do not: an election makes them by the dozen (every read waiting on the lost leader answers
- * "leader changed", and etcd3 then closes the host's channel under the calls queued on it). Counted, they opened the
- * circuit of the node's own live member — the dead one's is open already — and every call of the node failed for 5 s
- * after the cluster had its new leader: a killed leader showed down 11 s after its kill instead of 4-5 (a bound of 6),
- * and the background rounds failed long enough to rebuild the client, which moved the leadership.
+ * failures of NOT_THE_HOST do not. Counted, they opened the circuit of the node's own live member (the dead one's was
+ * open already) at the moment of a failover: every read waiting on the lost etcd leader answers "leader changed",
+ * and the node whose campaign wins cancels its watch stream; etcd3 then closes the channel under the calls queued on
+ * it. Every call of that node failed for 5 s after the cluster had its new leader: a killed leader showed down 9-11 s
+ * after its kill instead of 4-6 (swarm-cluster's bound is 6), and the background rounds failed long enough to rebuild
+ * the client, which moved the leadership.
  */
 export const hostFailure = (err: Error): boolean => retriable(err) && !NOT_THE_HOST.test(err.message);
 
@@ -139,7 +141,12 @@ export class ClusterState {
       // leaderless answers are tried again (another member may have its leader already) but open no circuit.
       faultHandling: {
         host: (host) => {
-          const b = circuitBreaker(handleWhen(hostFailure), { halfOpenAfter: 5000, breaker: new ConsecutiveBreaker(3) });
+          const counted = (err: Error): boolean => {
+            const f = hostFailure(err);
+            logger.debug('etcd call failed', { host, err: String(err), counted: f });
+            return f;
+          };
+          const b = circuitBreaker(handleWhen(counted), { halfOpenAfter: 5000, breaker: new ConsecutiveBreaker(3) });
           b.onBreak((r) => logger.debug('etcd host circuit open', { host, err: 'error' in r ? String(r.error) : 'isolated' }));
           b.onHalfOpen(() => logger.debug('etcd host circuit half-open', { host }));
           b.onReset(() => logger.debug('etcd host circuit closed', { host }));

@@ -67,10 +67,13 @@ test('other errors are not retried', async () => {
 describe('fault classes of etcd calls', () => {
   const grpc = (code: number, message: string) => castGrpcError(Object.assign(new Error(message), { code }));
 
-  test("etcd's leaderless answers and a channel etcd3 closed are tried again but are not the host's failure", () => {
+  test("etcd's leaderless answers, a stream or channel etcd3 ended itself: tried again, not the host's failure", () => {
     for (const m of ['14 UNAVAILABLE: Channel closed before call started', '14 UNAVAILABLE: etcdserver: leader changed', '14 UNAVAILABLE: etcdserver: no leader', '14 UNAVAILABLE: etcdserver: request timed out', '14 UNAVAILABLE: etcdserver: request timed out, possibly due to previous leader failure']) {
       expect([m, retriable(grpc(14, m)), hostFailure(grpc(14, m))]).toEqual([m, true, false]);
     }
+    // etcd3 cancels its watch stream when the last watcher goes (a campaign won)
+    const cancelled = grpc(1, '1 CANCELLED: Cancelled on client');
+    expect([retriable(cancelled), hostFailure(cancelled)]).toEqual([true, false]);
   });
 
   test('an unreachable host, a dropped connection, no answer in time: the host failed', () => {
