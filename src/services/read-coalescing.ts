@@ -11,7 +11,10 @@
 // - The writer is not held back: a short read means the pipe was never full since the last one (only reads empty
 //   it); a full read, or one of the target (the thread keeps up only just), means no sleep in that turn; the target
 //   is half the pipe, so a writer twice as fast as estimated still does not fill it. A writer that speeds up more
-//   than that during a sleep waits for the rest of that sleep, once. (The pipe is 64 KiB: berth opens the FIFOs as
+//   than that during a sleep waits for the rest of that sleep, once. A stream whose read after a sleep finds the pipe
+//   full (the sleep, or the wait for a core after it, was too long: on a loaded machine it is) has its target halved,
+//   down to 4 KiB, grown back by 1 KiB a short read: under load the writer waits on a full pipe about as often as
+//   without coalescing, with a third to a half of the reads. (The pipe is 64 KiB: berth opens the FIFOs as
 //   root, whom the kernel's per-user pipe limits do not shrink; a pipe under the target would make the writer wait.)
 // The sleep is an Atomics.wait, the only sub-millisecond wait a Node thread has (timers count whole milliseconds, in
 // which a fast writer fills the 64 KiB pipe several times over; Node cannot make the pipe larger).
@@ -22,6 +25,12 @@ export interface ReadPace {
   last: number;
   /** The rate the pipe has been filling at (bytes per ms), as estimated from the reads. */
   rate: number;
+  /** What this stream's reads should find (bytes): halved each time a read after a sleep finds the pipe full (the
+   *  sleep, or the wait for a core after it, was too long: on a loaded machine it is), grown back by 1 KiB a short
+   *  read up to the coalescing's target. */
+  target: number;
+  /** The stream asked for the sleep made after its last read. */
+  slept: boolean;
 }
 
 export interface CoalescingOptions {
@@ -48,6 +57,8 @@ const MIN_SLEEP_MS = 0.03;
 /** How much longer than asked a sleep lasts (ms): the kernel's timer slack for a thread (50 µs) and the wake-up.
  *  Measured on the development machine, idle: 0.1 ms asked, 0.167 slept (median). */
 const OVERSLEEP_MS = 0.065;
+/** A stream's target is not halved below this (bytes). */
+const MIN_TARGET = 4 << 10;
 
 export class ReadCoalescing {
   private readonly cell = new Int32Array(new SharedArrayBuffer(4));
@@ -58,6 +69,8 @@ export class ReadCoalescing {
   /** The earliest time a read of this turn asked to be woken at; 0: no sleep in this turn. */
   private wakeAt = Infinity;
   private scheduled = false;
+  /** The streams that asked for this turn's sleep. */
+  private asking: ReadPace[] = [];
 
   private readonly hooks: CoalescingHooks;
 
@@ -70,7 +83,7 @@ export class ReadCoalescing {
   }
 
   pace(): ReadPace {
-    return { last: -Infinity, rate: 0 };
+    return { last: -Infinity, rate: 0, target: this.target, slept: false };
   }
 
   /**
@@ -81,12 +94,17 @@ export class ReadCoalescing {
     const t = this.hooks.now();
     const dt = t - p.last;
     p.last = t;
+    const slept = p.slept;
+    p.slept = false;
     if (n >= this.full) {
-      // the writer may have waited on a full pipe: read again as soon as it is readable
+      // the writer may have waited on a full pipe: read again as soon as it is readable, and if a sleep came before,
+      // sleep less from now on
       p.rate = Math.max(p.rate, n / Math.max(dt, 0.001));
+      if (slept) p.target = Math.max(p.target / 2, MIN_TARGET);
       this.wakeAt = 0;
       return this.atTurnEnd();
     }
+    p.target = Math.min(p.target + 1024, this.target);
     if (!(dt < this.sustainedMs)) {
       // the first read after a gap: handled at once, and no sleep for it
       p.rate = 0;
@@ -96,13 +114,14 @@ export class ReadCoalescing {
     // reading counts at once, a slower one half
     const rate = n / Math.max(dt, 0.001);
     p.rate = rate >= p.rate ? rate : Math.max(rate, p.rate / 2);
-    if (n >= this.target) {
+    if (n >= p.target) {
       // the reads are as large as asked already (the thread keeps up only just): no sleep in this turn
       this.wakeAt = 0;
       return this.atTurnEnd();
     }
-    const at = t + Math.min(this.target / p.rate, this.maxSleepMs) - OVERSLEEP_MS;
+    const at = t + Math.min(p.target / p.rate, this.maxSleepMs) - OVERSLEEP_MS;
     if (at < this.wakeAt) this.wakeAt = at;
+    this.asking.push(p);
     this.atTurnEnd();
   }
 
@@ -117,6 +136,10 @@ export class ReadCoalescing {
     this.scheduled = false;
     const ms = this.wakeAt - this.hooks.now();
     this.wakeAt = Infinity;
-    if (ms >= MIN_SLEEP_MS) this.hooks.sleep(Math.min(ms, this.maxSleepMs));
+    const asking = this.asking;
+    this.asking = [];
+    if (!(ms >= MIN_SLEEP_MS)) return;
+    for (const p of asking) p.slept = true;
+    this.hooks.sleep(Math.min(ms, this.maxSleepMs));
   };
 }

@@ -132,3 +132,31 @@ test('a stream that slows down is trusted half at a time (its pipe is not let fi
   h.endTurn();
   expect(h.sleeps[1]).toBeCloseTo(0.4 - 0.065, 5);
 });
+
+test("a read after a sleep that finds the pipe full halves the stream's target; short reads grow it back by 1 KiB", () => {
+  const h = harness({ target: 32 * KiB, maxSleepMs: 1 });
+  const p = h.co.pace();
+  h.co.read(p, 1 * KiB);
+  h.endTurn();
+  h.advance(0.1);
+  h.co.read(p, 16 * KiB); // 160 KiB a ms: sleeps 0.2 ms less the oversleep
+  h.endTurn();
+  expect(h.sleeps[0]).toBeCloseTo(0.2 - 0.065, 5);
+  h.advance(0.3);
+  h.co.read(p, 64 * KiB); // full after the sleep: 16 KiB from now on
+  h.endTurn();
+  expect(p.target).toBe(16 * KiB);
+  h.advance(0.05);
+  h.co.read(p, 8 * KiB); // a short read: 17 KiB; the rate (the full read's 64 KiB in 0.435 ms, ~147 KiB a ms) kept
+  h.endTurn();
+  expect(p.target).toBe(17 * KiB);
+  expect(h.sleeps[1]).toBeCloseTo((17 * KiB) / p.rate - 0.065, 5);
+  // a full read with no sleep before it (the thread was late by itself) leaves the target as it is
+  h.advance(0.2);
+  h.co.read(p, 64 * KiB);
+  h.advance(0.05);
+  h.co.read(p, 64 * KiB);
+  h.endTurn();
+  expect(p.target).toBeLessThanOrEqual(17 * KiB);
+  expect(p.target).toBeGreaterThanOrEqual(8 * KiB);
+});
