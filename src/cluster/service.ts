@@ -163,7 +163,8 @@ export class ClusterService {
     this.heartbeatMs = periodMs;
     this.clientEndpoints = [...endpoints].sort();
     this.state = new ClusterState(endpoints, this.credentials(local), this.deps.logger);
-    const beating = this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager');
+    old?.retire();
+    const beating = this.state.startHeartbeat(local.nodeId, ttlOf(periodMs), local.role === 'manager', old?.beating);
     if (old) {
       // The old lease ends once the new one holds the alive key (the node never shows down in between); calls
       // under way on the old client finish first.

@@ -360,12 +360,17 @@ export class ClusterState {
    * Every third of the TTL the alive key is checked to be on this lease, and put again when it is not: a previous
    * lease of this node (a heartbeat period changed, a client replaced) whose late put landed after this one's and
    * was then revoked takes the key with it, and the node would show down for good while its lease lives.
+   * `after`: the first put of the heartbeat this one replaces (another client's). This one's first put waits for it
+   * to be answered (up to one call's deadline), so that it lands last and the key is on this lease when the old one
+   * is revoked: otherwise a late put of the old lease, then its revocation, left the node without its key until the
+   * check above (up to a third of the TTL), and a restarted node (its first client at the default period, replaced
+   * once it has read the cluster's) listed itself down right after a survivor had listed it ready.
    */
-  startHeartbeat(nodeId: string, ttlSec: number, manager: boolean): Promise<void> {
+  startHeartbeat(nodeId: string, ttlSec: number, manager: boolean, after?: Promise<void>): Promise<void> {
     if (this.closed) return Promise.resolve();
     const lease = this.client.lease(ttlSec, { autoKeepAlive: true });
     this.lease = lease;
-    const current = (): boolean => !this.closed && this.lease === lease;
+    const current = (): boolean => !this.closed && !this.retired && this.lease === lease;
     lease.on('lost', () => {
       if (!current()) return;
       this.logger.warn('swarm heartbeat lease lost; granting a new one');
@@ -389,12 +394,30 @@ export class ClusterState {
         .finally(() => (checking = false));
     }, Math.max(500, (ttlSec * 1000) / 3));
     keeper.unref();
-    return put().then(
-      () => undefined,
-      (err) => {
-        this.logger.warn('swarm heartbeat failed', { err: String(err) });
-      },
-    );
+    let timer: NodeJS.Timeout | undefined;
+    const previous = after ? Promise.race([after, new Promise<void>((r) => (timer = setTimeout(r, CALL_TIMEOUT_MS)))]).finally(() => clearTimeout(timer)) : Promise.resolve();
+    this.beating = previous
+      .then(() => put())
+      .then(
+        () => undefined,
+        (err) => {
+          this.logger.warn('swarm heartbeat failed', { err: String(err) });
+        },
+      );
+    return this.beating;
+  }
+
+  /** The first put of the running heartbeat (settles, never fails). */
+  beating?: Promise<void>;
+
+  private retired = false;
+
+  /**
+   * Another client's heartbeat replaces this one: its lease stays alive (the node never shows down in between) until
+   * stopHeartbeat, but its key is no longer checked and put again (put on this lease, it would go with its revocation).
+   */
+  retire(): void {
+    this.retired = true;
   }
 
   private startCampaign(nodeId: string, ttlSec: number): void {
