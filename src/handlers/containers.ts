@@ -321,7 +321,8 @@ export function containerRoutes(containers: ContainersBackend, execs: ExecIdsBac
         const body = decodeUpdateConfig(await readJSON(req)) ?? {};
         if (!supports(req.apiVersion, 'UpdateRestartPolicy')) delete body.RestartPolicy;
         const warnings = await containers.update(id(req), body);
-        writeJSON(res, 200, { Warnings: warnings });
+        // the engine's nil slice: null when there is nothing to warn about (every version)
+        writeJSON(res, 200, { Warnings: warnings.length ? warnings : null });
       },
     },
     { method: 'get', path: '/containers/:id/top', handler: async (req, res) => writeJSON(res, 200, await containers.top(id(req), queryString(req, 'ps_args') || '-ef')) },

@@ -574,3 +574,12 @@ test('top: ps failing, in the reference’s words (its first line on stderr, or 
   expect([none.status, none.text]).toEqual([400, 'ps: exit status 1\n']);
   await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
 });
+
+test('update: Warnings is null when there is nothing to warn about, at 1.24 and 1.20 (the reference’s nil slice)', async () => {
+  const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'] }))).json().Id;
+  for (const v of ['1.24', '1.20']) {
+    const u = await b.request('POST', `/v${v}/containers/${c}/update`, json({ CpuShares: 512 }));
+    expect([u.status, u.text]).toEqual([200, '{"Warnings":null}\n']);
+  }
+  await b.request('DELETE', `/v1.24/containers/${c}`);
+});
