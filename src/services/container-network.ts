@@ -327,11 +327,18 @@ export class ContainerNetworking {
     if (net.Driver === 'host' || net.Driver === 'null') throw invalidParameter('container cannot be disconnected from host network or connected to host network');
     if (mode === 'none') throw invalidParameter('container cannot be connected to multiple networks with one of the networks in private (none) mode');
     const nets = this.configured(rec);
-    if (nets[net.Name] && (!rec.State.Running || rec.Endpoints?.[net.Name])) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
+    // As the reference: a container that is not running keeps the network's configuration it has (200, no change)
+    if (nets[net.Name] && !rec.State.Running) return;
+    if (nets[net.Name] && rec.Endpoints?.[net.Name]) throw new BerthError('Forbidden', `endpoint with name ${rec.Name.slice(1)} already exists in network ${net.Name}`);
     if (cfg.Aliases?.length && net.Predefined) throw invalidParameter('network-scoped alias is supported only for containers in user defined networks');
     // (a swarm task's address on an overlay network was given by the swarm's leader: docs/overlay.md)
     checkAddressSyntax(cfg.IPAMConfig);
-    const ec: EndpointConfig = { NetworkID: net.Id, Aliases: cfg.Aliases ?? null, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
+    let aliases = cfg.Aliases ?? null;
+    // the reference adds the short id to a user-defined network's aliases at a connect (a running container's shows
+    // it from its endpoint)
+    const short = rec.Id.slice(0, 12);
+    if (!rec.State.Running && !net.Predefined && !aliases?.includes(short)) aliases = [...(aliases ?? []), short];
+    const ec: EndpointConfig = { NetworkID: net.Id, Aliases: aliases, IPAMConfig: cfg.IPAMConfig ?? null, Links: cfg.Links ?? null };
     if (rec.State.Running) {
       const used = new Set(Object.values(rec.Endpoints ?? {}).map((e) => e.ifname));
       let i = 0;
@@ -343,8 +350,8 @@ export class ContainerNetworking {
     }
     nets[net.Name] = ec;
     await this.d.store.save(rec);
+    // (a container that is not running is announced on the network when it starts: the reference's connect sends none)
     if (rec.State.Running) await this.afterChange(rec, [net.Id]);
-    else this.d.networks.publishEndpoint('connect', net, rec.Id);
   }
 
   /** `POST /networks/(id)/disconnect`. */

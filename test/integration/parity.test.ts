@@ -583,3 +583,51 @@ test('update: Warnings is null when there is nothing to warn about, at 1.24 and 
   }
   await b.request('DELETE', `/v1.24/containers/${c}`);
 });
+
+describe('connect of a container that is not running (the reference at 1.24 and 1.20)', () => {
+  const nets = async (c: string) => (await b.request('GET', `/v1.24/containers/${c}/json`)).json().NetworkSettings.Networks;
+  const connect = (v: string, net: string, body: Record<string, unknown>) => b.request('POST', `/v${v}/networks/${net}/connect`, json(body));
+  beforeAll(async () => {
+    expect((await b.request('POST', '/v1.24/networks/create', json({ Name: 'pconn', IPAM: { Config: [{ Subnet: '10.78.0.0/24' }] } }))).status).toBe(201);
+  });
+  afterAll(async () => {
+    await b.request('DELETE', '/v1.24/networks/pconn');
+  });
+
+  test('to a network it is configured for: 200 and nothing changes; its start uses what it had', async () => {
+    const c = (await b.request('POST', '/v1.24/containers/create?name=pconn1', json({ Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: { NetworkMode: 'pconn' }, NetworkingConfig: { EndpointsConfig: { pconn: { Aliases: ['orig'], IPAMConfig: { IPv4Address: '10.78.0.40' } } } } }))).json().Id;
+    const before = await nets(c);
+    expect(before.pconn.Aliases).toEqual(['orig']);
+    for (const v of ['1.24', '1.20']) {
+      const r = await connect(v, 'pconn', { Container: 'pconn1', EndpointConfig: { Aliases: ['zz'], IPAMConfig: { IPv4Address: '10.78.0.50' } } });
+      expect([r.status, r.text]).toEqual([200, '']);
+      expect(await nets(c)).toEqual(before);
+    }
+    expect((await b.request('POST', `/v1.24/containers/${c}/start`)).status).toBe(204);
+    const after = (await nets(c)).pconn;
+    expect([after.IPAddress, after.IPAMConfig, after.Aliases]).toEqual(['10.78.0.40', { IPv4Address: '10.78.0.40' }, ['orig', c.slice(0, 12)]]);
+    // running, it is 403 as before
+    const again = await connect('1.24', 'pconn', { Container: 'pconn1' });
+    expect([again.status, again.json().message]).toEqual([403, 'endpoint with name pconn1 already exists in network pconn']);
+    // stopped, the short id stays among its aliases
+    await b.request('POST', `/v1.24/containers/${c}/stop?t=0`);
+    expect((await nets(c)).pconn.Aliases).toEqual(['orig', c.slice(0, 12)]);
+    await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+  });
+
+  test('to another network: the short id is added to its aliases at once, and no connect event is sent', async () => {
+    const c = (await b.request('POST', '/v1.24/containers/create?name=pconn2', json({ Image: 'busybox', Cmd: ['sleep', '100'] }))).json().Id;
+    const since = Math.floor(Date.now() / 1000) - 1;
+    expect((await connect('1.24', 'pconn', { Container: 'pconn2', EndpointConfig: { Aliases: ['a1'] } })).status).toBe(200);
+    expect((await connect('1.24', 'pconn', { Container: 'pconn2', EndpointConfig: { Aliases: ['a2'] } })).status).toBe(200);
+    expect((await connect('1.24', 'bridge', { Container: 'pconn2' })).status).toBe(200);
+    const n = await nets(c);
+    expect([n.bridge.Aliases, n.pconn.Aliases, n.pconn.NetworkID]).toEqual([null, ['a1', c.slice(0, 12)], '']);
+    expect((await b.request('POST', '/v1.24/networks/pconn/disconnect', json({ Container: 'pconn2' }))).status).toBe(200);
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const ev = await b.request('GET', `/v1.24/events?since=${since}&until=${until}&filters=${encodeURIComponent('{"type":["network"],"network":["pconn"]}')}`);
+    const mine = ev.text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.Actor.Attributes.container === c);
+    expect(mine.map((e) => e.Action)).toEqual(['disconnect']);
+    await b.request('DELETE', `/v1.24/containers/${c}`);
+  });
+});

@@ -208,7 +208,9 @@ function endpoint(rec: ContainerRecord, name: string, inspect: boolean): Record<
   const cfg = own(rec.Networks, name);
   const ep = own(rec.Endpoints, name);
   let aliases: string[] | null = cfg?.Aliases?.length ? [...cfg.Aliases] : null;
-  if (ep && !PREDEFINED_NETWORKS.includes(name)) aliases = [...(aliases ?? []), rec.Id.slice(0, 12)];
+  // the short id, added to a user-defined network's aliases when the container joins it, stays after it stops
+  const short = rec.Id.slice(0, 12);
+  if ((ep || rec.State.StartedAt !== NEVER) && !PREDEFINED_NETWORKS.includes(name) && !aliases?.includes(short)) aliases = [...(aliases ?? []), short];
   return {
     IPAMConfig: cfg?.IPAMConfig ?? null, Links: cfg?.Links ?? null, Aliases: inspect ? aliases : null,
     // The engine fills NetworkID in when the container first joins the network, at its first start.
