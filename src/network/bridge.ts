@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { forbidden, invalidParameter, StartRefusal, systemError, unavailable } from '../errors';
+import { forbidden, invalidParameter, StartRefusal, systemError } from '../errors';
 import type { Logger } from '../log';
 import { addNetworkList, delNetworkList, CNI_VERSION, NetConfList } from './cni';
 import { execFile } from 'node:child_process';
@@ -302,7 +302,7 @@ export class BridgeNetwork {
     // for a given MAC too: host-local's own pick could take one picked for another ADD running at the same time.)
     let picked = a.ip ? undefined : this.nextFree();
     // (host-local's range is the whole subnet: an IP range with nothing left is told here, in the engine's words)
-    if (!a.ip && !picked && this.opts.ipRange) throw new StartRefusal(unavailable(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+    if (!a.ip && !picked && this.opts.ipRange) throw new StartRefusal(systemError(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
     const takenElsewhere = new Set<string>();
     let result: CniResult | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -321,7 +321,7 @@ export class BridgeNetwork {
       }
       takenElsewhere.add(picked);
       picked = this.nextFree(takenElsewhere);
-      if (!picked && this.opts.ipRange) throw new StartRefusal(unavailable(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+      if (!picked && this.opts.ipRange) throw new StartRefusal(systemError(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
     }
     const ip = result?.ips?.find((x) => !x.address.includes(':'));
     if (!ip) throw systemError('CNI bridge returned no address');

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { BerthError, conflict, forbidden, invalidParameter, notFound, systemError } from '../errors';
 import type { Logger } from '../log';
 import { BridgeNetwork } from '../network/bridge';
-import { contains, contains6, defaultGateway, defaultGateway6, isIPv6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet } from '../network/ipam';
+import { contains, contains6, defaultGateway, defaultGateway6, isIPv6, overlaps, overlapsAny, parseCidr, parseCidr6, pickSubnet, rangeBounds } from '../network/ipam';
 import { readJSONFileSync, writeFileAtomic } from '../store/atomic';
 import { rfc3339Nano } from '../translate/time';
 import { now } from '../runtime/clock';
@@ -291,9 +291,12 @@ export class NetworkService {
         if (!overlaps(r, subnet) || r.prefix < subnet.prefix) throw invalidParameter(`Invalid Address Pool: ${g.IPRange} is not a sub-pool of ${g.Subnet}`);
         e.IPRange = g.IPRange;
       }
-      const gw = g.Gateway || defaultGateway(g.Subnet);
+      // As the reference: without a gateway given, the first address it can hand out (of the IP range when there is
+      // one: the range's own first, the subnet's network address left out), not shown in the network's IPAM
+      const gw = g.Gateway || (g.IPRange ? rangeBounds(g.IPRange, g.Subnet).rangeStart : defaultGateway(g.Subnet));
       if (!contains(subnet, gw)) throw invalidParameter(`failed to allocate gateway (${gw}): Requested address is out of range`);
       e.Gateway = gw;
+      if (!g.Gateway) e.GatewayChosen = true;
       const aux = g.AuxiliaryAddresses ?? g.AuxAddress;
       if (aux && Object.keys(aux).length) {
         for (const [k, a] of Object.entries(aux)) if (!contains(subnet, a)) throw invalidParameter(`failed to allocate secondary ip address (${k}:${a}): Requested address is out of range`);

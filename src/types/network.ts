@@ -5,6 +5,8 @@ export interface IPAMEntry {
   IPRange?: string;
   Gateway?: string;
   AuxiliaryAddresses?: Record<string, string>;
+  /** The Gateway was chosen (a Subnet was given without one): the engine does not show it in the network's IPAM. */
+  GatewayChosen?: boolean;
 }
 
 export interface NetworkRecord {

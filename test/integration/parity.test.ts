@@ -631,3 +631,77 @@ describe('connect of a container that is not running (the reference at 1.24 and 
     await b.request('DELETE', `/v1.24/containers/${c}`);
   });
 });
+
+describe('an IP range without a gateway given (the reference: the gateway is the range’s first address it can hand out)', () => {
+  // [subnet, range, the gateway, the containers' addresses in order until the range is exhausted]
+  test.each([
+    ['10.77.0.0/24', '10.77.0.8/30', '10.77.0.8', ['10.77.0.9', '10.77.0.10', '10.77.0.11']],
+    ['10.77.0.0/24', '10.77.0.0/30', '10.77.0.1', ['10.77.0.2', '10.77.0.3']],
+    ['10.77.0.0/24', '10.77.0.252/30', '10.77.0.252', ['10.77.0.253', '10.77.0.254']],
+    ['10.77.0.0/24', '10.77.0.10/31', '10.77.0.10', ['10.77.0.11']],
+    ['10.77.0.0/24', '10.77.0.9/32', '10.77.0.9', []],
+  ])('%s %s', async (Subnet, IPRange, gateway, want) => {
+    const n = await b.request('POST', '/v1.24/networks/create', json({ Name: 'prange', IPAM: { Config: [{ Subnet, IPRange }] } }));
+    expect(n.status).toBe(201);
+    // inspect shows the IPAM as given (no Gateway)
+    expect((await b.request('GET', '/v1.24/networks/prange')).json().IPAM.Config).toEqual([{ Subnet, IPRange }]);
+    const ids: string[] = [];
+    const got: string[] = [];
+    for (;;) {
+      const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: { NetworkMode: 'prange' } }))).json().Id;
+      ids.push(c);
+      const s = await b.request('POST', `/v1.24/containers/${c}/start`);
+      if (s.status !== 204) {
+        // the reference's 500 (an exhausted pool is no mistake of the client's), the container left created
+        expect([s.status, s.json().message]).toEqual([500, `no available IPv4 addresses on this network's address pools: prange (${n.json().Id})`]);
+        const st = (await b.request('GET', `/v1.24/containers/${c}/json`)).json().State;
+        expect([st.Status, st.ExitCode]).toEqual(['created', 128]);
+        break;
+      }
+      const ep = (await b.request('GET', `/v1.24/containers/${c}/json`)).json().NetworkSettings.Networks.prange;
+      expect(ep.Gateway).toBe(gateway);
+      got.push(ep.IPAddress);
+    }
+    expect(got).toEqual(want);
+    for (const c of ids) await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+    await b.request('DELETE', '/v1.24/networks/prange');
+  });
+
+  test('a gateway given outside the range: the whole range is handed out; a subnet alone shows no Gateway either', async () => {
+    expect((await b.request('POST', '/v1.24/networks/create', json({ Name: 'prange', IPAM: { Config: [{ Subnet: '10.77.0.0/24', IPRange: '10.77.0.8/30', Gateway: '10.77.0.1' }] } }))).status).toBe(201);
+    const got: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const c = (await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['sleep', '100'], HostConfig: { NetworkMode: 'prange' } }))).json().Id;
+      expect((await b.request('POST', `/v1.24/containers/${c}/start`)).status).toBe(204);
+      got.push((await b.request('GET', `/v1.24/containers/${c}/json`)).json().NetworkSettings.Networks.prange.IPAddress);
+      await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
+    }
+    expect(got.sort()).toEqual(['10.77.0.10', '10.77.0.11', '10.77.0.8', '10.77.0.9']);
+    await b.request('DELETE', '/v1.24/networks/prange');
+    expect((await b.request('POST', '/v1.24/networks/create', json({ Name: 'prange', IPAM: { Config: [{ Subnet: '10.77.0.0/24' }] } }))).status).toBe(201);
+    expect((await b.request('GET', '/v1.20/networks/prange')).json().IPAM.Config).toEqual([{ Subnet: '10.77.0.0/24' }]);
+    await b.request('DELETE', '/v1.24/networks/prange');
+  });
+});
+
+test('--ip equal to the network’s gateway: created, its start 403 (the reference’s, at 1.24 and 1.20), left created', async () => {
+  const nets = [
+    ['pgw1', { Subnet: '10.77.0.0/24' }, '10.77.0.1'],
+    ['pgw2', { Subnet: '10.76.0.0/24', Gateway: '10.76.0.5' }, '10.76.0.5'],
+    ['pgw3', { Subnet: '10.75.0.0/24', IPRange: '10.75.0.8/30' }, '10.75.0.8'],
+  ] as const;
+  for (const [Name, cfg, ip] of nets) {
+    expect((await b.request('POST', '/v1.24/networks/create', json({ Name, IPAM: { Config: [cfg] } }))).status).toBe(201);
+    for (const v of ['1.24', '1.20']) {
+      // (NetworkingConfig is 1.22's: the container is made at 1.24, started at each version)
+      const c = await b.request('POST', '/v1.24/containers/create', json({ Image: 'busybox', Cmd: ['true'], HostConfig: { NetworkMode: Name }, NetworkingConfig: { EndpointsConfig: { [Name]: { IPAMConfig: { IPv4Address: ip } } } } }));
+      expect(c.status).toBe(201);
+      const s = await b.request('POST', `/v${v}/containers/${c.json().Id}/start`);
+      expect([s.status, s.text]).toEqual([403, v === '1.24' ? '{"message":"Address already in use"}\n' : 'Address already in use\n']);
+      const st = (await b.request('GET', `/v1.24/containers/${c.json().Id}/json`)).json().State;
+      expect([st.Status, st.ExitCode]).toEqual(['created', 128]);
+      await b.request('DELETE', `/v1.24/containers/${c.json().Id}`);
+    }
+    await b.request('DELETE', `/v1.24/networks/${Name}`);
+  }
+});

@@ -25,7 +25,7 @@ export function toNetworkJSON(n: NetworkRecord, v: ApiVersion, endpoints: Networ
       const e: Record<string, unknown> = {};
       if (c.Subnet) e.Subnet = c.Subnet;
       if (c.IPRange) e.IPRange = c.IPRange;
-      if (c.Gateway) e.Gateway = c.Gateway;
+      if (c.Gateway && !c.GatewayChosen) e.Gateway = c.Gateway;
       if (c.AuxiliaryAddresses && Object.keys(c.AuxiliaryAddresses).length) e.AuxiliaryAddresses = c.AuxiliaryAddresses;
       return e;
     }),
