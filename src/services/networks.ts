@@ -263,7 +263,7 @@ export class NetworkService {
       if (this.list().some((n) => n.IPAM.Config.some((c) => c.Subnet && overlapsAny(c.Subnet, g.Subnet!)))) throw forbidden('Pool overlaps with other one on this address space');
       const gw = g.Gateway || defaultGateway6(g.Subnet!);
       if (!contains6(subnet, gw)) throw invalidParameter(`failed to allocate gateway (${gw}): Requested address is out of range`);
-      return { Subnet: g.Subnet, Gateway: gw };
+      return { Subnet: g.Subnet, Gateway: gw, ...(g.Gateway ? {} : { GatewayChosen: true }) };
     });
   }
 

@@ -681,6 +681,11 @@ describe('an IP range without a gateway given (the reference: the gateway is the
     expect((await b.request('POST', '/v1.24/networks/create', json({ Name: 'prange', IPAM: { Config: [{ Subnet: '10.77.0.0/24' }] } }))).status).toBe(201);
     expect((await b.request('GET', '/v1.20/networks/prange')).json().IPAM.Config).toEqual([{ Subnet: '10.77.0.0/24' }]);
     await b.request('DELETE', '/v1.24/networks/prange');
+    // nor a dual-stack one's IPv6 subnet
+    const dual = { Name: 'prange', EnableIPv6: true, IPAM: { Config: [{ Subnet: '10.74.0.0/24' }, { Subnet: 'fd00:74::/64' }] } };
+    expect((await b.request('POST', '/v1.24/networks/create', json(dual))).status).toBe(201);
+    expect((await b.request('GET', '/v1.24/networks/prange')).json().IPAM.Config).toEqual([{ Subnet: '10.74.0.0/24' }, { Subnet: 'fd00:74::/64' }]);
+    await b.request('DELETE', '/v1.24/networks/prange');
   });
 });
 
