@@ -1,6 +1,6 @@
 // IPv4 address arithmetic for network creation: CIDR parsing, overlap checks, the engine's default address pools
 // (the next free /16 in 172.17–172.31, then /20s in 192.168/16), and the gateway a subnet gets by default.
-import { invalidParameter } from '../errors';
+import { invalidParameter, notFound } from '../errors';
 
 export interface Cidr {
   base: number; // network address as an unsigned 32-bit integer
@@ -69,7 +69,8 @@ export function pickSubnet(taken: string[], pools?: { base: string; size: number
     const c = parseCidr(p);
     if (!used.some((u) => overlaps(u, c))) return p;
   }
-  throw invalidParameter('could not find an available, non-overlapping IPv4 address pool among the defaults to assign to the network');
+  // (the reference's status: 404)
+  throw notFound('could not find an available, non-overlapping IPv4 address pool among the defaults to assign to the network');
 }
 
 /**

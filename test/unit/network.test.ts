@@ -24,6 +24,8 @@ describe('ipam', () => {
     expect(pickSubnet(['10.10.0.0/24'], pools)).toBe('10.10.1.0/24');
     expect(pickSubnet(['10.10.0.0/23', '10.20.0.0/19'], pools)).toBe('10.20.32.0/20');
     expect(() => pickSubnet(['10.0.0.0/8'], pools)).toThrow('could not find an available, non-overlapping IPv4 address pool');
+    // the reference's 404 (docker-py's suite at 1.22 and 1.23 on a reference whose pools were taken)
+    expect(() => pickSubnet(['10.0.0.0/8'], pools)).toThrow(expect.objectContaining({ kind: 'NotFound' }));
     expect(pickSubnet(['172.16.0.0/12'])).toBe('192.168.0.0/20');
     expect(defaultGateway('10.99.0.0/24')).toBe('10.99.0.1');
     // The range's own first address is assignable (the engine gives .128 first), the subnet's broadcast is not.
