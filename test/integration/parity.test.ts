@@ -437,9 +437,10 @@ test('a fixed address is checked when the endpoint is made, in the reference’s
   // the bridge's MAC is set by hand (kept when its last port leaves: a zero MAC failed every start after a failed one)
   expect(fs.readFileSync(`/sys/class/net/br-${net.slice(0, 12)}/addr_assign_type`, 'utf8').trim()).toBe('3');
   for (const ip of ['10.123.0.9', '10.123.0.0', '10.123.0.255']) await refused('parity-ipr', ip, 403, 'Address already in use');
-  // the addresses handed out still come from the IP range
-  const { id, out } = await run({ Cmd: ['sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"'], HostConfig: { NetworkMode: 'parity-ipr' } });
-  expect(out).toBe('inet 10.123.0.128\n');
+  // the addresses handed out still come from the IP range, whose first address is the gateway when none is given
+  // (the reference, asked: inet 10.123.0.129, default via 10.123.0.128)
+  const { id, out } = await run({ Cmd: ['sh', '-c', 'ip -4 addr show eth0 | grep -o "inet [0-9.]*"; ip route | grep -o "default via [0-9.]*"'], HostConfig: { NetworkMode: 'parity-ipr' } });
+  expect(out).toBe('inet 10.123.0.129\ndefault via 10.123.0.128\n');
   for (const c of [id, held]) await b.request('DELETE', `/v1.24/containers/${c}?force=1`);
   for (const n of [net, 'parity-nosub']) await b.request('DELETE', `/v1.24/networks/${n}`);
 });
