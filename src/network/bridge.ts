@@ -302,7 +302,8 @@ export class BridgeNetwork {
     // for a given MAC too: host-local's own pick could take one picked for another ADD running at the same time.)
     let picked = a.ip ? undefined : this.nextFree();
     // (host-local's range is the whole subnet: an IP range with nothing left is told here, in the engine's words)
-    if (!a.ip && !picked && this.opts.ipRange) throw new StartRefusal(systemError(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+    const rangeExhausted = () => new StartRefusal(systemError(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+    if (!a.ip && !picked && this.opts.ipRange) throw rangeExhausted();
     const takenElsewhere = new Set<string>();
     let result: CniResult | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -321,7 +322,7 @@ export class BridgeNetwork {
       }
       takenElsewhere.add(picked);
       picked = this.nextFree(takenElsewhere);
-      if (!picked && this.opts.ipRange) throw new StartRefusal(systemError(`no available IPv4 addresses on this network's address pools: ${this.opts.title ?? this.opts.cniName}`));
+      if (!picked && this.opts.ipRange) throw rangeExhausted();
     }
     const ip = result?.ips?.find((x) => !x.address.includes(':'));
     if (!ip) throw systemError('CNI bridge returned no address');
