@@ -14,6 +14,7 @@ import { followLogs } from '../src/services/logs-follow';
 import { LogReaderThread } from '../src/services/logs';
 import { openReadFd } from '../src/runtime/fifo';
 import { countFramed } from './framed';
+import { syscallsOf } from './cpu-census';
 
 const TICK = 100;
 
@@ -41,8 +42,7 @@ function captureSyscalls(pid: number): { reads: number; writes: number } {
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       if (fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'berth-capture') continue;
-      const io = fs.readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8');
-      return { reads: Number(/syscr: (\d+)/.exec(io)?.[1]), writes: Number(/syscw: (\d+)/.exec(io)?.[1]) };
+      return syscallsOf(fs.readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8'));
     } catch {
       /* gone */
     }

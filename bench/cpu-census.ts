@@ -68,6 +68,11 @@ function cgroupUsage(parent: string | undefined): number | undefined {
 }
 
 /** Starts counting; `stop()` returns CPU seconds per group over the interval, and the wall time. */
+/** The read and write system calls in a /proc/PID[/task/TID]/io text (`syscr`, `syscw`). */
+export function syscallsOf(io: string): { reads: number; writes: number } {
+  return { reads: Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0), writes: Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0) };
+}
+
 export function startCensus(o: CensusOptions): { stop(): Record<string, number> } {
   const threadFirst = new Map<string, number>(); // `name/tid` → CPU at the first sample
   const threadLast = new Map<string, number>();
@@ -147,7 +152,8 @@ export function startCensus(o: CensusOptions): { stop(): Record<string, number> 
         }
         const io = read(`/proc/${o.berthPid}/task/${tid}/io`);
         if (io) {
-          const calls: [number, number] = [Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0), Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0)];
+          const { reads, writes } = syscallsOf(io);
+          const calls: [number, number] = [reads, writes];
           if (!ioFirst.has(key)) ioFirst.set(key, first ? calls : [0, 0]);
           ioLast.set(key, calls);
         }
