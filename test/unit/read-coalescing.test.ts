@@ -34,6 +34,17 @@ function harness(o: ConstructorParameters<typeof ReadCoalescing>[0] = {}) {
   };
 }
 
+/** A stream read 1 KiB after a gap, then 16 KiB 0.1 ms later (160 KiB a ms), each turn ended. */
+function streamAt160KiBPerMs(h: ReturnType<typeof harness>): ReadPace {
+  const p = h.co.pace();
+  h.co.read(p, 1 * KiB);
+  h.endTurn();
+  h.advance(0.1);
+  h.co.read(p, 16 * KiB);
+  h.endTurn();
+  return p;
+}
+
 test('a read now and then (a line, a shell) asks for no sleep', () => {
   const h = harness();
   const p = h.co.pace();
@@ -121,12 +132,7 @@ test('one sleep a turn, until the earliest time any read of the turn asked for',
 
 test('a stream that slows down is trusted half at a time (its pipe is not let fill on one slow reading)', () => {
   const h = harness({ target: 32 * KiB, maxSleepMs: 1 });
-  const p = h.co.pace();
-  h.co.read(p, 1 * KiB);
-  h.endTurn();
-  h.advance(0.1);
-  h.co.read(p, 16 * KiB); // 160 KiB a ms
-  h.endTurn();
+  const p = streamAt160KiBPerMs(h);
   h.advance(0.2);
   h.co.read(p, 2 * KiB); // 10 KiB a ms measured; taken as 80
   h.endTurn();
@@ -135,12 +141,7 @@ test('a stream that slows down is trusted half at a time (its pipe is not let fi
 
 test("a read after a sleep that finds the pipe full halves the stream's target; short reads grow it back by 1 KiB", () => {
   const h = harness({ target: 32 * KiB, maxSleepMs: 1 });
-  const p = h.co.pace();
-  h.co.read(p, 1 * KiB);
-  h.endTurn();
-  h.advance(0.1);
-  h.co.read(p, 16 * KiB); // 160 KiB a ms: sleeps 0.2 ms less the oversleep
-  h.endTurn();
+  const p = streamAt160KiBPerMs(h); // sleeps 0.2 ms less the oversleep
   expect(h.sleeps[0]).toBeCloseTo(0.2 - 0.065, 5);
   h.advance(0.3);
   h.co.read(p, 64 * KiB); // full after the sleep: 16 KiB from now on
@@ -151,7 +152,8 @@ test("a read after a sleep that finds the pipe full halves the stream's target; 
   h.endTurn();
   expect(p.target).toBe(17 * KiB);
   expect(h.sleeps[1]).toBeCloseTo((17 * KiB) / p.rate - 0.065, 5);
-  // a full read with no sleep before it (the thread was late by itself) leaves the target as it is
+  // a full read after that sleep halves it again (8.5 KiB); a full read with no sleep before it (the thread was late
+  // by itself) leaves the target as it is
   h.advance(0.2);
   h.co.read(p, 64 * KiB);
   h.advance(0.05);
@@ -159,4 +161,5 @@ test("a read after a sleep that finds the pipe full halves the stream's target; 
   h.endTurn();
   expect(p.target).toBeLessThanOrEqual(17 * KiB);
   expect(p.target).toBeGreaterThanOrEqual(8 * KiB);
+  expect(p.target).toBe(8.5 * KiB);
 });
